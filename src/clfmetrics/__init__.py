@@ -1,0 +1,81 @@
+"""clfmetrics: classification metrics from bias and prevalence.
+
+Convention everywhere: ``m[i, j]`` is the mass predicted as class ``i`` whose
+true class is ``j`` (rows = predictions, columns = reference), as in Opitz &
+Burst (2019) and Opitz (2024). scikit-learn's ``confusion_matrix`` is the
+transpose; use :func:`from_sklearn` to convert it.
+
+Every metric takes one matrix ``(n, n)`` or a stack ``(..., n, n)`` and is
+vectorised over the stack. The core imports numpy only; ``clfmetrics.plots``
+(matplotlib), ``clfmetrics.tables`` and the symbolic and widget modules are
+imported on demand.
+"""
+
+from .agreement import kappa, mcc
+from .averages import (
+    accuracy,
+    delta_f1,
+    f1_of_averages,
+    geometric_macro_recall,
+    harmonic_macro_recall,
+    macro_f1,
+    macro_precision,
+    macro_recall,
+    micro_f1,
+    micro_precision,
+    micro_recall,
+    weighted_f1,
+)
+from .classwise import bias, correct, f1, precision, prevalence, recall
+from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
+from .scaling import prevalence_calibrate, prevalence_scale
+
+__version__ = "0.1.0"
+
+#: The single-number metrics of the library, by name, in the order the book presents them.
+METRICS = {
+    "accuracy": accuracy,
+    "macro_recall": macro_recall,
+    "macro_precision": macro_precision,
+    "macro_f1": macro_f1,
+    "f1_of_averages": f1_of_averages,
+    "weighted_f1": weighted_f1,
+    "kappa": kappa,
+    "mcc": mcc,
+    "geometric_macro_recall": geometric_macro_recall,
+    "harmonic_macro_recall": harmonic_macro_recall,
+    "micro_precision": micro_precision,
+    "micro_recall": micro_recall,
+    "micro_f1": micro_f1,
+    "delta_f1": delta_f1,
+}
+
+__all__ = [
+    "METRICS",
+    "accuracy",
+    "bias",
+    "confusion_matrix",
+    "correct",
+    "delta_f1",
+    "f1",
+    "f1_of_averages",
+    "from_sklearn",
+    "geometric_macro_recall",
+    "harmonic_macro_recall",
+    "kappa",
+    "macro_f1",
+    "macro_precision",
+    "macro_recall",
+    "mcc",
+    "micro_f1",
+    "micro_precision",
+    "micro_recall",
+    "precision",
+    "prevalence",
+    "prevalence_calibrate",
+    "prevalence_scale",
+    "recall",
+    "to_labels",
+    "to_sklearn",
+    "weighted_f1",
+]

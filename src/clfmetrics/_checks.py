@@ -1,0 +1,88 @@
+"""Input checks shared by every public function.
+
+Each public function validates its input once, here, and then works on the
+returned float array with the private helpers; nothing downstream re-checks.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+ZERO_DIVISION_HELP = "zero_division must be 0, 1 or 'nan' (np.nan is accepted for 'nan')"
+
+
+def as_confusion(m, *, name: str = "m") -> np.ndarray:
+    """Return ``m`` as a float array of shape ``(..., n, n)`` after checking it.
+
+    Raises ``ValueError`` naming the problem for: non-numeric entries, fewer
+    than two dimensions, a non-square last pair of axes, fewer than two
+    classes, NaN or infinite entries, negative entries, and matrices whose
+    total mass is zero. The input is never modified.
+    """
+    try:
+        arr = np.asarray(m)
+    except ValueError as err:  # ragged nested lists
+        raise ValueError(f"{name} is not a rectangular array of numbers: {err}") from None
+    if arr.dtype == bool or not (
+        np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
+    ):
+        raise ValueError(
+            f"{name} must hold numbers (integer or float counts); got dtype {arr.dtype}"
+        )
+    if arr.ndim < 2:
+        raise ValueError(
+            f"{name} must have shape (n, n) or (..., n, n); got {arr.ndim} dimension(s), "
+            f"shape {arr.shape}"
+        )
+    n_rows, n_cols = arr.shape[-2:]
+    if n_rows != n_cols:
+        raise ValueError(
+            f"{name} must be square in its last two axes (rows = predicted, columns = true); "
+            f"got shape {arr.shape}"
+        )
+    if n_rows < 2:
+        raise ValueError(f"{name} needs at least 2 classes; got shape {arr.shape}")
+    arr = arr.astype(np.float64, copy=False)
+    if not np.isfinite(arr).all():
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        raise ValueError(
+            f"{name} has a NaN or infinite entry {arr[tuple(bad)]} at index {tuple(bad.tolist())}"
+        )
+    if (arr < 0).any():
+        bad = np.argwhere(arr < 0)[0]
+        raise ValueError(
+            f"{name} has a negative entry {arr[tuple(bad)]} at index {tuple(bad.tolist())}; "
+            "confusion matrices hold non-negative mass"
+        )
+    totals = arr.sum(axis=(-2, -1))
+    if (totals <= 0).any():
+        if totals.ndim == 0:
+            raise ValueError(f"{name} has total mass 0: there is nothing to evaluate")
+        bad = np.argwhere(totals <= 0)[0]
+        raise ValueError(
+            f"{name} has total mass 0 at stack index {tuple(bad.tolist())}: "
+            "there is nothing to evaluate"
+        )
+    return arr
+
+
+def fill_value(zero_division) -> float:
+    """Return the value that stands for an undefined ratio (0, 1 or NaN)."""
+    if isinstance(zero_division, str):
+        if zero_division.lower() == "nan":
+            return math.nan
+        raise ValueError(f"{ZERO_DIVISION_HELP}; got {zero_division!r}")
+    if isinstance(zero_division, bool) or not isinstance(zero_division, (int, float)):
+        raise ValueError(f"{ZERO_DIVISION_HELP}; got {zero_division!r}")
+    if math.isnan(zero_division):
+        return math.nan
+    if zero_division in (0, 1):
+        return float(zero_division)
+    raise ValueError(f"{ZERO_DIVISION_HELP}; got {zero_division!r}")
+
+
+def scalar_or_array(x: np.ndarray):
+    """A 0-d result becomes a Python float; a stacked result stays an array."""
+    return float(x) if np.ndim(x) == 0 else x

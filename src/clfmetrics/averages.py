@@ -1,0 +1,374 @@
+"""Single-number summaries built from the class-wise quantities.
+
+Convention: ``m[i, j]`` is the mass predicted as class ``i`` whose true class
+is ``j`` (rows = predictions, columns = reference). Every function accepts one
+matrix ``(n, n)``, returning a float, or a stack ``(..., n, n)``, returning an
+array of shape ``(...)``. Nothing loops over the stack in Python.
+
+References: Opitz & Burst (2019), *Macro F1 and Macro F1*; Opitz (2024),
+*A Closer Look at Classification Evaluation Metrics*.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._checks import as_confusion, fill_value, scalar_or_array
+from .classwise import _bias, _correct, _f1, _harmonic, _precision, _prevalence, _recall
+
+__all__ = [
+    "accuracy",
+    "delta_f1",
+    "f1_of_averages",
+    "geometric_macro_recall",
+    "harmonic_macro_recall",
+    "macro_f1",
+    "macro_precision",
+    "macro_recall",
+    "micro_f1",
+    "micro_precision",
+    "micro_recall",
+    "weighted_f1",
+]
+
+
+def _total(m: np.ndarray) -> np.ndarray:
+    return m.sum(axis=(-2, -1))
+
+
+def _accuracy(m: np.ndarray) -> np.ndarray:
+    return _correct(m).sum(axis=-1) / _total(m)
+
+
+def _macro_recall(m: np.ndarray, fill: float) -> np.ndarray:
+    return _recall(m, fill).mean(axis=-1)
+
+
+def _macro_precision(m: np.ndarray, fill: float) -> np.ndarray:
+    return _precision(m, fill).mean(axis=-1)
+
+
+def _macro_f1(m: np.ndarray, fill: float) -> np.ndarray:
+    return _f1(m, fill).mean(axis=-1)
+
+
+def _f1_of_averages(m: np.ndarray, fill: float) -> np.ndarray:
+    return _harmonic(_macro_precision(m, fill), _macro_recall(m, fill))
+
+
+def _delta_f1(m: np.ndarray, fill: float) -> np.ndarray:
+    p = _precision(m, fill)
+    r = _recall(m, fill)
+    n = m.shape[-1]
+    s = p + r
+    inv_s = np.where(np.isnan(s), np.nan, 0.0)
+    np.divide(1.0, s, out=inv_s, where=s > 0)
+    # (P_x R_y - P_y R_x)^2 / ((P_x + R_x)(P_y + R_y)) over ordered pairs; pairs with
+    # P + R = 0 drop out, exactly as in the lemma's sum.
+    cross = p[..., :, None] * r[..., None, :] - p[..., None, :] * r[..., :, None]
+    pair_sum = (cross**2 * inv_s[..., :, None] * inv_s[..., None, :]).sum(axis=(-2, -1))
+    sigma = s.sum(axis=-1)
+    out = np.where(np.isnan(sigma), np.nan, 0.0)
+    np.divide(pair_sum, n * sigma, out=out, where=sigma > 0)
+    return out
+
+
+def _weighted_f1(m: np.ndarray, fill: float) -> np.ndarray:
+    return (_prevalence(m) * _f1(m, fill)).sum(axis=-1) / _total(m)
+
+
+def accuracy(m):
+    r"""Share of correct predictions: :math:`\sum_i m_{i,i} / \sum_{i,j} m_{i,j}`.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> accuracy([[15, 5], [10, 10]])
+    0.625
+    """
+    return scalar_or_array(_accuracy(as_confusion(m)))
+
+
+def micro_precision(m):
+    r"""Micro-averaged precision :math:`\sum_i correct(i) / \sum_i bias(i)`.
+
+    It equals :func:`accuracy` because :math:`\sum_i bias(i) = \sum_i prevalence(i) = |S|`.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> micro_precision([[15, 5], [10, 10]])
+    0.625
+    """
+    m = as_confusion(m)
+    return scalar_or_array(_correct(m).sum(axis=-1) / _bias(m).sum(axis=-1))
+
+
+def micro_recall(m):
+    r"""Micro-averaged recall :math:`\sum_i correct(i) / \sum_i prevalence(i)`.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> micro_recall([[15, 5], [10, 10]])
+    0.625
+    """
+    m = as_confusion(m)
+    return scalar_or_array(_correct(m).sum(axis=-1) / _prevalence(m).sum(axis=-1))
+
+
+def micro_f1(m):
+    r"""Micro F1, the harmonic mean of micro precision and micro recall.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> micro_f1([[15, 5], [10, 10]])
+    0.625
+    """
+    m = as_confusion(m)
+    correct_total = _correct(m).sum(axis=-1)
+    p = correct_total / _bias(m).sum(axis=-1)
+    r = correct_total / _prevalence(m).sum(axis=-1)
+    return scalar_or_array(_harmonic(np.asarray(p), np.asarray(r)))
+
+
+def macro_recall(m, *, zero_division=0):
+    r"""Macro recall :math:`macR = \frac{1}{n}\sum_i R_i`.
+
+    scikit-learn calls it ``balanced_accuracy_score`` (when every class occurs).
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+    zero_division : {0, 1, 'nan'}, default 0
+        Value of the recall of a class that never occurs.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> round(macro_recall([[15, 5], [10, 10]]), 4)
+    0.6333
+    """
+    return scalar_or_array(_macro_recall(as_confusion(m), fill_value(zero_division)))
+
+
+def macro_precision(m, *, zero_division=0):
+    r"""Macro precision :math:`macP = \frac{1}{n}\sum_i P_i`.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+    zero_division : {0, 1, 'nan'}, default 0
+        Value of the precision of a class that is never predicted.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> macro_precision([[15, 5], [10, 10]])
+    0.625
+    """
+    return scalar_or_array(_macro_precision(as_confusion(m), fill_value(zero_division)))
+
+
+def macro_f1(m, *, zero_division=0):
+    r"""Averaged F1: the arithmetic mean of class-wise F1.
+
+    :math:`\mathcal{F}_1 = \frac{1}{n}\sum_i H(P_i, R_i)`.
+
+    This is what scikit-learn's ``f1_score(average='macro')`` computes; Opitz
+    (2024) calls it macF1.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+    zero_division : {0, 1, 'nan'}, default 0
+        Value of an undefined class-wise precision or recall.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> round(macro_f1([[100, 10000], [0, 100]]), 4)
+    0.0196
+    """
+    return scalar_or_array(_macro_f1(as_confusion(m), fill_value(zero_division)))
+
+
+def f1_of_averages(m, *, zero_division=0):
+    r"""F1 of averages: the harmonic mean of macro precision and macro recall.
+
+    :math:`\mathbb{F}_1 = H(\bar P, \bar R)`.
+
+    The other formula that papers call "macro F1" (Opitz 2024: macF1').
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+    zero_division : {0, 1, 'nan'}, default 0
+        Value of an undefined class-wise precision or recall.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> round(f1_of_averages([[100, 10000], [0, 100]]), 4)
+    0.505
+    """
+    return scalar_or_array(_f1_of_averages(as_confusion(m), fill_value(zero_division)))
+
+
+def delta_f1(m, *, zero_division=0):
+    r"""The gap :math:`\Delta = \mathbb{F}_1 - \mathcal{F}_1` by Opitz & Burst's closed form.
+
+    .. math::
+
+        \Delta = \frac{1}{n \sum_x (P_x + R_x)}
+                 \sum_{x, y:\, P_x + R_x \neq 0,\, P_y + R_y \neq 0}
+                 \frac{(P_x R_y - P_y R_x)^2}{(P_x + R_x)(P_y + R_y)}
+
+    It is computed from this sum of squares, not by subtracting the two
+    F1s, so it is never negative by rounding. (The source prints the
+    condition under the sum as ":math:`P_x + P_y, P_y + R_y \neq 0`"; the
+    first term is a typo for :math:`P_x + R_x`.)
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+    zero_division : {0, 1, 'nan'}, default 0
+        Value of an undefined class-wise precision or recall.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> round(delta_f1([[100, 10000], [0, 100]]), 6)
+    0.485343
+    """
+    return scalar_or_array(_delta_f1(as_confusion(m), fill_value(zero_division)))
+
+
+def weighted_f1(m, *, zero_division=0):
+    r"""Prevalence-weighted mean of class-wise F1: :math:`\frac{1}{|S|}\sum_i prevalence(i)\,F1_i`.
+
+    scikit-learn: ``f1_score(average='weighted')``.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+    zero_division : {0, 1, 'nan'}, default 0
+        Value of an undefined class-wise precision or recall.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> round(weighted_f1([[15, 5], [10, 10]]), 4)
+    0.631
+    """
+    return scalar_or_array(_weighted_f1(as_confusion(m), fill_value(zero_division)))
+
+
+def geometric_macro_recall(m, *, zero_division=0):
+    r"""Geometric mean of class-wise recall: :math:`GmacR = (R_1 \cdots R_n)^{1/n}`.
+
+    Zero as soon as one class has recall 0.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+    zero_division : {0, 1, 'nan'}, default 0
+        Value of the recall of a class that never occurs.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> round(geometric_macro_recall([[15, 5], [10, 10]]), 4)
+    0.6325
+    """
+    r = _recall(as_confusion(m), fill_value(zero_division))
+    return scalar_or_array(np.prod(r, axis=-1) ** (1.0 / r.shape[-1]))
+
+
+def harmonic_macro_recall(m, *, zero_division=0):
+    r"""Harmonic mean of class-wise recall, :math:`HmacR = n / \sum_i R_i^{-1}`.
+
+    Zero as soon as one class has recall 0.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Confusion matrix or stack; ``m[i, j]`` = predicted ``i``, true ``j``.
+    zero_division : {0, 1, 'nan'}, default 0
+        Value of the recall of a class that never occurs.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> round(harmonic_macro_recall([[15, 5], [10, 10]]), 4)
+    0.6316
+    """
+    r = _recall(as_confusion(m), fill_value(zero_division))
+    n = r.shape[-1]
+    inv = np.where(np.isnan(r), np.nan, np.inf)
+    np.divide(1.0, r, out=inv, where=r > 0)
+    return scalar_or_array(n / inv.sum(axis=-1))

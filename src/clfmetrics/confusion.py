@@ -1,0 +1,204 @@
+"""Building confusion matrices from labels, and converting scikit-learn's.
+
+Convention of this library and of the source papers: ``m[i, j]`` is the mass
+predicted as class ``i`` whose true class is ``j`` (rows = predictions,
+columns = reference). scikit-learn's ``confusion_matrix`` returns the
+transpose (rows = true labels); :func:`from_sklearn` and :func:`to_sklearn`
+convert between the two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._checks import as_confusion
+
+__all__ = ["confusion_matrix", "from_sklearn", "to_labels", "to_sklearn"]
+
+
+def _as_label_vector(y, name: str) -> np.ndarray:
+    arr = np.asarray(y)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d sequence of labels; got shape {arr.shape}")
+    return arr
+
+
+def _codes_fast(y: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
+    """Vectorised label -> index lookup for numeric or string labels."""
+    order = np.argsort(labels, kind="stable")
+    sorted_labels = labels[order]
+    pos = np.searchsorted(sorted_labels, y)
+    pos_clipped = np.minimum(pos, len(labels) - 1)
+    found = sorted_labels[pos_clipped] == y
+    if not found.all():
+        bad = y[~found][0]
+        raise ValueError(f"{name} contains label {bad!r}, which is not in labels {labels.tolist()}")
+    return order[pos_clipped]
+
+
+def _codes_generic(y, labels: list, name: str) -> np.ndarray:
+    """Label -> index lookup for arbitrary hashable labels (tuples, mixed types)."""
+    index = {label: k for k, label in enumerate(labels)}
+    try:
+        return np.fromiter((index[v] for v in y), dtype=np.intp, count=len(y))
+    except KeyError as err:
+        raise ValueError(
+            f"{name} contains label {err.args[0]!r}, which is not in labels {labels}"
+        ) from None
+    except TypeError as err:
+        raise ValueError(f"{name} contains an unhashable label: {err}") from None
+
+
+def _same_simple_kind(*arrays: np.ndarray) -> bool:
+    """True when all arrays hold numbers, or all hold strings (vectorised lookup is safe)."""
+    kinds = {
+        "num" if a.dtype.kind in "biuf" else "str" if a.dtype.kind in "US" else "obj"
+        for a in arrays
+    }
+    return len(kinds) == 1 and "obj" not in kinds
+
+
+def _default_labels(y_true: np.ndarray, y_pred: np.ndarray) -> list:
+    seen = dict.fromkeys(y_true.tolist() + y_pred.tolist())
+    try:
+        return sorted(seen)
+    except TypeError:  # labels of mixed, unorderable types: keep first appearance
+        return list(seen)
+
+
+def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
+    """Count the label pairs into ``m[i, j]`` = items predicted ``labels[i]``, true ``labels[j]``.
+
+    Rows are predictions and columns the reference, as in the source papers:
+    the transpose of ``sklearn.metrics.confusion_matrix``.
+
+    Parameters
+    ----------
+    y_true, y_pred : sequence of hashable labels, equal length
+        Reference labels and the classifier's predictions.
+    labels : sequence of hashable, optional
+        The classes, in the order of the rows and columns. Defaults to the
+        sorted union of the labels that occur (first appearance if they cannot
+        be sorted). Give it whenever a class may be missing from both vectors.
+
+    Returns
+    -------
+    ndarray of int64, shape (n, n)
+
+    Raises
+    ------
+    ValueError
+        If the vectors differ in length or are empty, a label is not in
+        ``labels``, ``labels`` repeats a class, or fewer than 2 classes remain.
+
+    Examples
+    --------
+    >>> confusion_matrix(["a", "a", "b"], ["a", "b", "b"])
+    array([[1, 0],
+           [1, 1]])
+    """
+    yt = _as_label_vector(y_true, "y_true")
+    yp = _as_label_vector(y_pred, "y_pred")
+    if len(yt) != len(yp):
+        raise ValueError(f"y_true and y_pred differ in length: {len(yt)} vs {len(yp)}")
+    if len(yt) == 0:
+        raise ValueError("y_true and y_pred are empty: there is nothing to count")
+    vectorisable = _same_simple_kind(yt, yp)
+    if labels is None:
+        labels = np.union1d(yt, yp).tolist() if vectorisable else _default_labels(yt, yp)
+    else:
+        labels = list(labels)
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"labels must not repeat a class; got {labels}")
+    n = len(labels)
+    if n < 2:
+        raise ValueError(
+            f"only {n} class ({labels}) found; pass labels= with every class of the task"
+        )
+    label_arr = np.asarray(labels)
+    if label_arr.ndim == 1 and vectorisable and _same_simple_kind(yt, label_arr):
+        t = _codes_fast(yt, label_arr, "y_true")
+        p = _codes_fast(yp, label_arr, "y_pred")
+    else:
+        t = _codes_generic(yt.tolist(), labels, "y_true")
+        p = _codes_generic(yp.tolist(), labels, "y_pred")
+    return np.bincount(p * n + t, minlength=n * n).reshape(n, n).astype(np.int64)
+
+
+def from_sklearn(cm) -> np.ndarray:
+    """Convert scikit-learn's matrix (rows = true, columns = predicted) to this library's.
+
+    Parameters
+    ----------
+    cm : array_like, shape (n, n) or (..., n, n)
+        Output of ``sklearn.metrics.confusion_matrix``; ``cm[j, i]`` = true ``j``, predicted ``i``.
+
+    Returns
+    -------
+    ndarray, shape (..., n, n)
+        ``m`` with ``m[i, j]`` = predicted ``i``, true ``j``.
+
+    Examples
+    --------
+    >>> from_sklearn([[5, 1], [2, 7]])
+    array([[5., 2.],
+           [1., 7.]])
+    """
+    return np.swapaxes(as_confusion(cm, name="cm"), -1, -2).copy()
+
+
+def to_sklearn(m) -> np.ndarray:
+    """Convert this library's matrix (rows = predicted) to scikit-learn's layout (rows = true).
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        ``m[i, j]`` = predicted ``i``, true ``j``.
+
+    Returns
+    -------
+    ndarray, shape (..., n, n)
+
+    Examples
+    --------
+    >>> to_sklearn([[5, 2], [1, 7]])
+    array([[5., 1.],
+           [2., 7.]])
+    """
+    return np.swapaxes(as_confusion(m), -1, -2).copy()
+
+
+def to_labels(m, labels=None) -> tuple[np.ndarray, np.ndarray]:
+    """Expand a count matrix into label vectors ``(y_true, y_pred)`` that reproduce it.
+
+    The inverse of :func:`confusion_matrix`: item order is by predicted class,
+    then by true class. ``m[i, j]`` = number of items predicted ``labels[i]``
+    whose true label is ``labels[j]``.
+
+    Parameters
+    ----------
+    m : array_like of non-negative integers, shape (n, n)
+    labels : sequence, optional
+        Class names; default ``0 .. n-1``.
+
+    Returns
+    -------
+    y_true, y_pred : ndarray, shape (m.sum(),)
+
+    Examples
+    --------
+    >>> to_labels([[1, 0], [2, 1]], ["a", "b"])
+    (array(['a', 'a', 'a', 'b'], dtype='<U1'), array(['a', 'b', 'b', 'b'], dtype='<U1'))
+    """
+    arr = as_confusion(m)
+    if arr.ndim != 2:
+        raise ValueError(f"to_labels expands one matrix (n, n); got shape {arr.shape}")
+    if not np.all(arr == np.round(arr)):
+        raise ValueError("to_labels needs whole-number counts; got fractional mass")
+    n = arr.shape[0]
+    names = np.arange(n) if labels is None else np.asarray(list(labels))
+    if len(names) != n:
+        raise ValueError(f"labels must name {n} classes; got {len(names)}")
+    counts = arr.astype(np.int64).ravel()
+    pred_index, true_index = np.divmod(np.repeat(np.arange(n * n), counts), n)
+    return names[true_index], names[pred_index]
