@@ -1,0 +1,48 @@
+"""Shared helpers for tests that read and execute the book's chapters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jupytext
+import nbformat
+import yaml
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def toc_files() -> list[Path]:
+    """Every page listed in _toc.yml, in book order, as paths to their .md sources."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+    for part in toc.get("parts", []):
+        files += [entry["file"] for entry in part["chapters"]]
+    return [ROOT / f"{name}.md" for name in files]
+
+
+def is_notebook(path: Path) -> bool:
+    """A page is a notebook when its front matter declares a kernelspec."""
+    text = path.read_text()
+    return text.startswith("---") and "kernelspec:" in text.split("---", 2)[1]
+
+
+def notebook_pages() -> list[Path]:
+    return [p for p in toc_files() if is_notebook(p)]
+
+
+def read_notebook(path: Path) -> nbformat.NotebookNode:
+    return jupytext.read(path, fmt="md:myst")
+
+
+def execute(path: Path, timeout: int = 120) -> nbformat.NotebookNode:
+    """Execute a chapter on a fresh kernel with the chapter's folder as working directory."""
+    nb = read_notebook(path)
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    client.execute()
+    return nb

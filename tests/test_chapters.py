@@ -1,0 +1,62 @@
+"""Every chapter executes on a fresh kernel; cells that raise must say so with a tag."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from chapter_runner import ROOT, execute, notebook_pages, read_notebook, toc_files
+
+PAGES = notebook_pages()
+
+
+def test_toc_lists_existing_pages():
+    """Each entry of _toc.yml has a source file, and every chapter file is in the toc."""
+    listed = toc_files()
+    missing = [p for p in listed if not p.exists()]
+    assert not missing, f"_toc.yml names pages that do not exist: {missing}"
+    on_disk = set((ROOT / "chapters").glob("*.md"))
+    assert on_disk == set(listed), f"chapters not in _toc.yml: {sorted(on_disk - set(listed))}"
+
+
+def test_there_are_notebook_chapters():
+    """The book has executable chapters (guards against a toc that lists none)."""
+    assert PAGES, "no chapter with a kernelspec found in _toc.yml"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", PAGES, ids=[p.stem for p in PAGES])
+def test_chapter_executes(path):
+    """The chapter runs top to bottom; only cells tagged raises-exception may raise."""
+    nb = execute(path)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        if "raises-exception" in cell.metadata.get("tags", []):
+            assert errors, f"cell tagged raises-exception did not raise:\n{cell.source}"
+        else:
+            assert not errors, f"cell raised:\n{cell.source}"
+        streams = [o for o in cell.get("outputs", []) if o.get("name") == "stderr"]
+        assert not streams, f"cell wrote to stderr:\n{cell.source}\n{streams}"
+
+
+@pytest.mark.parametrize("path", PAGES, ids=[p.stem for p in PAGES])
+def test_code_exercises_have_solution_and_check(path):
+    """Every solution cell is followed by a check cell, so coursework can be graded."""
+    tags = [c.metadata.get("tags", []) for c in read_notebook(path).cells if c.cell_type == "code"]
+    solutions = [k for k, t in enumerate(tags) if "solution" in t]
+    for k in solutions:
+        later = tags[k + 1 :]
+        next_tagged = next((t for t in later if "solution" in t or "check" in t), [])
+        assert "check" in next_tagged, (
+            f"solution cell {k} in {path.name} has no check cell after it"
+        )
+
+
+@pytest.mark.parametrize("path", PAGES, ids=[p.stem for p in PAGES])
+def test_chapter_has_front_matter_for_jupytext(path):
+    """Chapters are MyST notebooks that jupytext and the book both read."""
+    head = path.read_text().split("---", 2)[1]
+    assert "format_name: myst" in head
+    assert re.search(r"kernelspec:\s+display_name", head)
