@@ -11,8 +11,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ._checks import as_confusion, fill_value
-from .classwise import _bias, _f1, _precision, _prevalence, _recall
+from .._checks import as_confusion, fill_value
+from ..classwise import _bias, _f1, _precision, _prevalence, _recall
 
 __all__ = ["OKABE_ITO", "bias_prevalence_bars", "classwise_bars", "confusion_heatmap"]
 
