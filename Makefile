@@ -11,12 +11,13 @@ DEPS := requirements.txt requirements-book.txt requirements-dev.txt pyproject.to
 BUILD_FLAGS := -W -n --keep-going
 PORT ?= 8000
 
-.PHONY: help setup book test lint serve clean
+.PHONY: help setup book test lint serve clean bench
 
 help:
 	@echo "make book   set up .venv, execute the chapters and build _build/html"
 	@echo "make test   set up .venv and run the whole test suite (lint, unit, chapters, book)"
 	@echo "make serve  build, then serve the book on http://127.0.0.1:$(PORT)"
+	@echo "make bench  time the library, chapters and derivations (QUICK=1: seconds)"
 	@echo "make clean  remove _build (keeps .venv)"
 
 setup: $(STAMP)
@@ -39,14 +40,17 @@ book: $(STAMP)
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 
 test: lint
 	$(BIN)/python -m pytest
 
 serve: book
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py $(if $(QUICK),--quick)
 
 clean:
 	rm -rf _build

@@ -45,6 +45,25 @@ def as_confusion(m, *, name: str = "m") -> np.ndarray:
     if n_rows < 2:
         raise ValueError(f"{name} needs at least 2 classes; got shape {arr.shape}")
     arr = arr.astype(np.float64, copy=False)
+    # Two passes over the data on the happy path (min and the totals); the
+    # offending entry is located only when something is wrong.
+    lowest = arr.min()
+    with np.errstate(over="ignore"):
+        totals = arr.sum(axis=(-2, -1))
+    if np.isnan(lowest) or lowest < 0 or not np.isfinite(totals).all():
+        _raise_bad_entry(arr, name)
+    if (totals <= 0).any():
+        if totals.ndim == 0:
+            raise ValueError(f"{name} has total mass 0: there is nothing to evaluate")
+        bad = np.argwhere(totals <= 0)[0]
+        raise ValueError(
+            f"{name} has total mass 0 at stack index {tuple(bad.tolist())}: "
+            "there is nothing to evaluate"
+        )
+    return arr
+
+
+def _raise_bad_entry(arr: np.ndarray, name: str):
     if not np.isfinite(arr).all():
         bad = np.argwhere(~np.isfinite(arr))[0]
         raise ValueError(
@@ -56,16 +75,7 @@ def as_confusion(m, *, name: str = "m") -> np.ndarray:
             f"{name} has a negative entry {arr[tuple(bad)]} at index {tuple(bad.tolist())}; "
             "confusion matrices hold non-negative mass"
         )
-    totals = arr.sum(axis=(-2, -1))
-    if (totals <= 0).any():
-        if totals.ndim == 0:
-            raise ValueError(f"{name} has total mass 0: there is nothing to evaluate")
-        bad = np.argwhere(totals <= 0)[0]
-        raise ValueError(
-            f"{name} has total mass 0 at stack index {tuple(bad.tolist())}: "
-            "there is nothing to evaluate"
-        )
-    return arr
+    raise ValueError(f"{name} is too large: its total mass overflows a float64")
 
 
 def fill_value(zero_division) -> float:

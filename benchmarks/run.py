@@ -1,0 +1,302 @@
+"""How fast the library, the chapters and the symbolic derivations are.
+
+Run with ``make bench`` (full, a few minutes) or ``make bench QUICK=1`` (seconds;
+what ``make test`` checks). Prints a table and writes ``benchmarks/results.json``.
+
+The machine is shared and noisy, so every timing is repeated and reported as
+median and spread (min-max), and the library is judged by *ratios* measured in
+the same run: each metric's time over one read pass of the same stack
+(``stack.sum()``), the memory floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import clfmetrics as cm
+from clfmetrics._checks import as_confusion
+
+ROOT = Path(__file__).resolve().parents[1]
+PER_CLASS = {"precision": cm.precision, "recall": cm.recall, "f1": cm.f1}
+
+
+def timed(fn, repeat: int) -> dict:
+    """Median, min and max wall time of ``fn()`` over ``repeat`` runs (after one warm-up)."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return {"median": statistics.median(times), "min": min(times), "max": max(times)}
+
+
+def random_stack(size: int, n: int, rng) -> np.ndarray:
+    """Count matrices with every row and column non-empty (so no metric hits a 0/0)."""
+    return rng.integers(1, 50, size=(size, n, n)).astype(np.float64)
+
+
+def bench_throughput(sizes: list[tuple[int, int]], repeat: int, rng) -> list[dict]:
+    rows = []
+    functions = {**cm.METRICS, **PER_CLASS}
+    for size, n in sizes:
+        stack = random_stack(size, n, rng)
+        floor = timed(stack.sum, repeat)["median"]
+        check = timed(lambda s=stack: as_confusion(s), repeat)["median"]
+        rows.append(
+            {
+                "stack": size,
+                "n": n,
+                "metric": "(validation only)",
+                "median_s": check,
+                "ratio_to_floor": check / floor,
+            }
+        )
+        for name, fn in functions.items():
+            t = timed(lambda f=fn, s=stack: f(s), repeat)
+            rows.append(
+                {
+                    "stack": size,
+                    "n": n,
+                    "metric": name,
+                    "median_s": t["median"],
+                    "min_s": t["min"],
+                    "max_s": t["max"],
+                    "ratio_to_floor": t["median"] / floor,
+                }
+            )
+    return rows
+
+
+def bench_vs_sklearn(lengths: list[int], repeat: int, rng) -> list[dict]:
+    try:
+        from sklearn import metrics as skm
+    except ImportError:  # scikit-learn is a test dependency; skip when absent
+        return []
+    pairs = {
+        "macro_f1": (lambda m: cm.macro_f1(m), lambda t, p: skm.f1_score(t, p, average="macro")),
+        "weighted_f1": (
+            lambda m: cm.weighted_f1(m),
+            lambda t, p: skm.f1_score(t, p, average="weighted"),
+        ),
+        "mcc": (lambda m: cm.mcc(m), skm.matthews_corrcoef),
+        "kappa": (lambda m: cm.kappa(m), skm.cohen_kappa_score),
+        "accuracy": (lambda m: cm.accuracy(m), skm.accuracy_score),
+    }
+    rows = []
+    for length in lengths:
+        y_true = rng.integers(0, 3, size=length)
+        y_pred = np.where(rng.random(length) < 0.7, y_true, rng.integers(0, 3, size=length))
+        stack = random_stack(100_000, 3, rng)
+        for name, (ours, theirs) in pairs.items():
+            rows.append(
+                {
+                    "labels": length,
+                    "metric": name,
+                    **_compare(ours, theirs, y_true, y_pred, stack, repeat),
+                }
+            )
+    return rows
+
+
+def _compare(ours, theirs, y_true, y_pred, stack, repeat: int) -> dict:
+    t_sk = timed(lambda: theirs(y_true, y_pred), repeat)["median"]
+    t_labels = timed(lambda: ours(cm.confusion_matrix(y_true, y_pred, labels=[0, 1, 2])), repeat)[
+        "median"
+    ]
+    t_stack = timed(lambda: ours(stack), max(1, repeat // 2))["median"] / len(stack)
+    return {
+        "sklearn_s": t_sk,
+        "ours_from_labels_s": t_labels,
+        "ours_per_matrix_in_stack_s": t_stack,
+        "speedup_from_labels": t_sk / t_labels,
+        "speedup_per_matrix": t_sk / t_stack,
+    }
+
+
+def bench_growth(stack_sizes: list[int], class_counts: list[int], repeat: int, rng) -> dict:
+    by_size = []
+    for size in stack_sizes:
+        stack = random_stack(size, 3, rng)
+        by_size.append(
+            {
+                "stack": size,
+                "macro_f1_s": timed(lambda s=stack: cm.macro_f1(s), repeat)["median"],
+                "mcc_s": timed(lambda s=stack: cm.mcc(s), repeat)["median"],
+            }
+        )
+    by_n = []
+    for n in class_counts:
+        stack = random_stack(max(10, 200_000 // (n * n)) if n > 3 else 20_000, n, rng)
+        per = len(stack)
+        by_n.append(
+            {
+                "n": n,
+                "stack": per,
+                "macro_f1_per_matrix_s": timed(lambda s=stack: cm.macro_f1(s), repeat)["median"]
+                / per,
+                "delta_f1_per_matrix_s": timed(lambda s=stack: cm.delta_f1(s), repeat)["median"]
+                / per,
+            }
+        )
+    return {"by_stack_size": by_size, "by_class_count": by_n}
+
+
+def plot_growth(growth: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from clfmetrics.plots import OKABE_ITO
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5), layout="constrained")
+    sizes = [r["stack"] for r in growth["by_stack_size"]]
+    for k, key in enumerate(["macro_f1_s", "mcc_s"]):
+        left.loglog(
+            sizes,
+            [r[key] for r in growth["by_stack_size"]],
+            "o-",
+            color=OKABE_ITO[k],
+            label=key.removesuffix("_s"),
+        )
+    left.set_xlabel("matrices in the stack (3 x 3)")
+    left.set_ylabel("time for the whole stack (s)")
+    left.legend(frameon=False)
+    ns = [r["n"] for r in growth["by_class_count"]]
+    for k, key in enumerate(["macro_f1_per_matrix_s", "delta_f1_per_matrix_s"]):
+        right.loglog(
+            ns,
+            [r[key] for r in growth["by_class_count"]],
+            "o-",
+            color=OKABE_ITO[k + 2],
+            label=key.removesuffix("_per_matrix_s"),
+        )
+    right.set_xlabel("number of classes n")
+    right.set_ylabel("time per matrix (s)")
+    right.legend(frameon=False)
+    fig.savefig(path, dpi=120)
+
+
+def bench_chapters(quick: bool) -> list[dict]:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from chapter_runner import execute, notebook_pages
+
+    pages = notebook_pages()
+    if quick:
+        pages = pages[:1]
+    rows = []
+    for page in pages:
+        start = time.perf_counter()
+        execute(page, timeout=300)
+        rows.append({"chapter": page.stem, "fresh_kernel_s": time.perf_counter() - start})
+    return rows
+
+
+def bench_cached_rebuild() -> dict:
+    """Time of `jupyter-book build` when the book is already built and nothing changed."""
+    jb = str(Path(sys.executable).parent / "jupyter-book")
+    subprocess.run([jb, "build", str(ROOT), "-q"], check=True, capture_output=True)
+    start = time.perf_counter()
+    subprocess.run([jb, "build", str(ROOT), "-q"], check=True, capture_output=True)
+    return {"cached_rebuild_s": time.perf_counter() - start}
+
+
+def bench_symbolic(quick: bool) -> list[dict]:
+    try:
+        from clfmetrics import symbolic
+    except ImportError:
+        return []
+    rows = []
+    for n in [2] if quick else [2, 3, 4]:
+        start = time.perf_counter()
+        ok = symbolic.delta_lemma_holds(n)
+        rows.append(
+            {
+                "derivation": f"delta_lemma_holds({n})",
+                "seconds": time.perf_counter() - start,
+                "result": bool(ok),
+            }
+        )
+    return rows
+
+
+def print_table(title: str, rows: list[dict]) -> None:
+    if not rows:
+        return
+    print(f"\n== {title}")
+    keys = list(rows[0])
+    fmt = [(k, max(len(k), *(len(_cell(r.get(k))) for r in rows))) for k in keys]
+    print("  ".join(k.ljust(w) for k, w in fmt))
+    for r in rows:
+        print("  ".join(_cell(r.get(k)).ljust(w) for k, w in fmt))
+
+
+def _cell(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.3g}"
+    return str(v)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, one chapter: seconds")
+    parser.add_argument(
+        "--output",
+        help="JSON file (default: benchmarks/results.json, "
+        "or _build/bench-quick.json with --quick)",
+    )
+    args = parser.parse_args(argv)
+    if args.output is None:
+        args.output = str(
+            ROOT / ("_build/bench-quick.json" if args.quick else "benchmarks/results.json")
+        )
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(20261122)
+    repeat = 3 if args.quick else 7
+    if args.quick:
+        sizes, lengths = [(10_000, 3), (1_000, 13)], [300]
+        stack_sizes, class_counts = [10**3, 10**4], [2, 5, 10]
+    else:
+        sizes, lengths = [(1_000_000, 3), (100_000, 13)], [300, 100_000]
+        stack_sizes, class_counts = [10**3, 10**4, 10**5, 10**6, 10**7], [2, 3, 5, 10, 20, 50]
+    results = {
+        "machine": {
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "cpu_count": __import__("os").cpu_count(),
+            "quick": args.quick,
+        },
+        "throughput": bench_throughput(sizes, repeat, rng),
+        "vs_sklearn": bench_vs_sklearn(lengths, repeat, rng),
+        "growth": bench_growth(stack_sizes, class_counts, max(3, repeat // 2), rng),
+        "symbolic": bench_symbolic(args.quick),
+        "chapters": bench_chapters(args.quick),
+    }
+    if not args.quick:
+        results["cached_rebuild"] = bench_cached_rebuild()
+        plot_growth(results["growth"], ROOT / "benchmarks" / "cost_growth.png")
+    print_table("library throughput (ratio = time / one stack.sum())", results["throughput"])
+    print_table("per problem versus scikit-learn", results["vs_sklearn"])
+    print_table("cost growth with stack size", results["growth"]["by_stack_size"])
+    print_table("cost growth with class count", results["growth"]["by_class_count"])
+    print_table("symbolic derivations", results["symbolic"])
+    print_table("chapters on a fresh kernel", results["chapters"])
+    if "cached_rebuild" in results:
+        print_table("cached rebuild", [results["cached_rebuild"]])
+    Path(args.output).write_text(json.dumps(results, indent=2))
+    print(f"\nwrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,30 @@
+"""`make bench QUICK=1` runs and writes a well-formed result file (benchmarks are not tests)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from chapter_runner import ROOT
+
+
+@pytest.mark.slow
+def test_quick_benchmark_runs(tmp_path):
+    """The quick benchmark finishes and reports every metric with a positive ratio to the floor."""
+    out = tmp_path / "bench.json"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", "--output", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = json.loads(out.read_text())
+    import clfmetrics
+
+    measured = {row["metric"] for row in results["throughput"]}
+    assert set(clfmetrics.METRICS) <= measured
+    assert all(row["ratio_to_floor"] > 0 for row in results["throughput"])
+    assert results["chapters"] and results["chapters"][0]["fresh_kernel_s"] > 0
