@@ -3,38 +3,9 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from chapter_runner import ROOT, toc_files
-
-JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
-
-
-@pytest.fixture(scope="module")
-def built_html(tmp_path_factory) -> Path:
-    """Build the book from scratch (cold cache) into a temporary folder."""
-    out = tmp_path_factory.mktemp("book")
-    proc = subprocess.run(
-        [
-            str(JUPYTER_BOOK),
-            "build",
-            str(ROOT),
-            "--path-output",
-            str(out),
-            "-W",
-            "-n",
-            "--keep-going",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    log = proc.stdout + proc.stderr
-    assert proc.returncode == 0, f"book build failed:\n{log[-6000:]}"
-    return out / "_build" / "html"
 
 
 @pytest.mark.slow
@@ -59,13 +30,16 @@ def test_no_unrendered_markup_or_errors(built_html):
 
 @pytest.mark.slow
 def test_images_have_alt_text(built_html):
-    """Every figure in the book carries alt text describing it."""
+    """Every figure of the book describes itself; theme icons at least name themselves."""
     for page in built_html.rglob("*.html"):
         if "_static" in page.parts:
             continue
         for tag in re.findall(r"<img\b[^>]*>", page.read_text()):
             alt = re.search(r'alt="([^"]*)"', tag)
-            assert alt and len(alt.group(1)) > 20, f"image without real alt text in {page}: {tag}"
+            assert alt and alt.group(1).strip(), f"image without alt text in {page}: {tag}"
+            # Figures the chapters compute land in _images/; the theme's logos live in _static/.
+            if "_images/" in tag:
+                assert len(alt.group(1)) > 40, f"figure alt text too short in {page}: {tag}"
 
 
 @pytest.mark.slow
