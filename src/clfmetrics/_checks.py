@@ -84,7 +84,9 @@ def fill_value(zero_division) -> float:
         if zero_division.lower() == "nan":
             return math.nan
         raise ValueError(f"{ZERO_DIVISION_HELP}; got {zero_division!r}")
-    if isinstance(zero_division, bool) or not isinstance(zero_division, (int, float)):
+    if isinstance(zero_division, (bool, np.bool_)) or not isinstance(
+        zero_division, (int, float, np.integer, np.floating)
+    ):
         raise ValueError(f"{ZERO_DIVISION_HELP}; got {zero_division!r}")
     if math.isnan(zero_division):
         return math.nan

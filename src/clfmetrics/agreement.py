@@ -9,8 +9,14 @@ is ``j``. With ``s`` the total mass, ``r`` the correct mass, ``b`` the bias
 
 Dividing numerator and denominator by ``s^2`` gives the normalised forms of
 Opitz (2024), eq. 14-15: (accuracy - chance) / (1 - chance) and
-(accuracy - chance) / sqrt((1 - b.b)(1 - p.p)) with chance = p.b.
-Working in counts keeps the zero-denominator test exact for integer matrices.
+(accuracy - chance) / sqrt((1 - b.b)(1 - p.p)) with chance = p.b, which is
+what the code computes: normalising the class vectors first keeps the
+products finite for any mass that fits in a float64 (``s^2`` would overflow
+beyond about 1e154). A denominator at or below ``UNDEFINED_BELOW`` (1e-12)
+counts as zero: for count matrices the smallest non-zero value of 1 - b.b is
+about 2/s, so this decides exactly for totals up to about 10^12 items, while
+float rounding of a degenerate float matrix (1 - b.b of order 1e-16) is not
+mistaken for a tiny, meaningful denominator.
 """
 
 from __future__ import annotations
@@ -23,29 +29,42 @@ from .classwise import _bias, _correct, _prevalence
 __all__ = ["kappa", "mcc"]
 
 
+UNDEFINED_BELOW = 1e-12
+
+
 def _parts(m: np.ndarray):
-    s = m.sum(axis=(-2, -1))
-    b = _bias(m)
-    p = _prevalence(m)
-    numerator = _correct(m).sum(axis=-1) * s - (p * b).sum(axis=-1)
-    return s, b, p, numerator
+    s = m.sum(axis=(-2, -1))[..., None]
+    b = _bias(m) / s
+    p = _prevalence(m) / s
+    accuracy = _correct(m).sum(axis=-1) / s[..., 0]
+    return b, p, accuracy - (p * b).sum(axis=-1)
 
 
 def _safe_divide(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:
     out = np.full(np.shape(num), fill)
-    np.divide(num, den, out=out, where=den > 0)
+    np.divide(num, den, out=out, where=den > UNDEFINED_BELOW)
     return out
 
 
 def _kappa(m: np.ndarray, fill: float) -> np.ndarray:
-    s, b, p, numerator = _parts(m)
-    return _safe_divide(numerator, s * s - (p * b).sum(axis=-1), fill)
+    b, p, numerator = _parts(m)
+    return _safe_divide(numerator, 1.0 - (p * b).sum(axis=-1), fill)
 
 
 def _mcc(m: np.ndarray, fill: float) -> np.ndarray:
-    s, b, p, numerator = _parts(m)
-    den2 = (s * s - (p * p).sum(axis=-1)) * (s * s - (b * b).sum(axis=-1))
-    return _safe_divide(numerator, np.sqrt(np.maximum(den2, 0.0)), fill)
+    b, p, numerator = _parts(m)
+    spread_p = 1.0 - (p * p).sum(axis=-1)
+    spread_b = 1.0 - (b * b).sum(axis=-1)
+    # Each factor is tested on its own: float rounding can leave one at 1e-16
+    # while the other is of order 1, and their product must not pass.
+    out = np.full(np.shape(numerator), fill)
+    np.divide(
+        numerator,
+        np.sqrt(np.maximum(spread_p * spread_b, 0.0)),
+        out=out,
+        where=(spread_p > UNDEFINED_BELOW) & (spread_b > UNDEFINED_BELOW),
+    )
+    return out
 
 
 def kappa(m, *, zero_division=0):

@@ -17,7 +17,25 @@ __all__ = ["confusion_matrix", "from_sklearn", "to_labels", "to_sklearn"]
 
 
 def _as_label_vector(y, name: str) -> np.ndarray:
-    arr = np.asarray(y)
+    """A 1-d array of labels; tuples stay whole and mixed types are never merged."""
+    if isinstance(y, np.ndarray):
+        arr = y
+    else:
+        items = list(y)
+        arr = np.asarray(items)
+        # Tuple labels would become a 2-d array, and [1, "1"] a string array in which
+        # the two labels coincide: keep such labels as Python objects instead.
+        mixed = arr.dtype.kind in "US" and not all(isinstance(v, str) for v in items)
+        if arr.ndim != 1 or mixed:
+            for v in items:
+                try:
+                    hash(v)
+                except TypeError:
+                    raise ValueError(
+                        f"{name} must be a 1-d sequence of hashable labels; "
+                        f"it holds a {type(v).__name__}: {v!r}"
+                    ) from None
+            arr = np.fromiter(items, dtype=object, count=len(items))
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-d sequence of labels; got shape {arr.shape}")
     return arr
@@ -59,7 +77,10 @@ def _same_simple_kind(*arrays: np.ndarray) -> bool:
 
 
 def _default_labels(y_true: np.ndarray, y_pred: np.ndarray) -> list:
-    seen = dict.fromkeys(y_true.tolist() + y_pred.tolist())
+    try:
+        seen = dict.fromkeys(y_true.tolist() + y_pred.tolist())
+    except TypeError as err:
+        raise ValueError(f"y_true and y_pred must hold hashable labels: {err}") from None
     try:
         return sorted(seen)
     except TypeError:  # labels of mixed, unorderable types: keep first appearance
@@ -115,7 +136,7 @@ def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
         raise ValueError(
             f"only {n} class ({labels}) found; pass labels= with every class of the task"
         )
-    label_arr = np.asarray(labels)
+    label_arr = _as_label_vector(labels, "labels")
     if label_arr.ndim == 1 and vectorisable and _same_simple_kind(yt, label_arr):
         t = _codes_fast(yt, label_arr, "y_true")
         p = _codes_fast(yp, label_arr, "y_pred")

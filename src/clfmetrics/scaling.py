@@ -39,10 +39,10 @@ def prevalence_scale(m, lam) -> np.ndarray:
            [10., 20.]])
     """
     m = as_confusion(m)
-    try:
-        lam = np.asarray(lam, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"lam must be numbers, one per class; got {lam!r}") from None
+    raw = np.asarray(lam)
+    if raw.dtype == bool or raw.dtype.kind not in "iuf":
+        raise ValueError(f"lam must be numbers, one per class; got {lam!r}")
+    lam = raw.astype(np.float64, copy=False)
     n = m.shape[-1]
     if lam.ndim < 1 or lam.shape[-1] != n:
         raise ValueError(f"lam must have shape (..., {n}), one factor per class; got {lam.shape}")
