@@ -1,0 +1,281 @@
+"""Find a chapter's exercises and derive its teacher and student notebooks.
+
+A chapter is a MyST Markdown notebook (jupytext ``md:myst``). Its exercises are ``{exercise}``
+blocks with a ``:label:``. A code exercise has its answer in code cells inside a gated
+``{solution-start} <label>`` … ``{solution-end}`` dropdown (tagged ``solution``) and a later code
+cell tagged ``check``; a text exercise has a ``{solution} <label>`` block. The student copy drops
+all solution prose and replaces every solution cell by a stub; both copies label the solution and
+check cells with cell metadata ``{"clfmetrics": {"exercise": label, "role": ...}}``, which the
+grader uses to find them again.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jupytext
+import nbformat
+import yaml
+
+#: Key of the cell and notebook metadata this package writes.
+META = "clfmetrics"
+
+_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|:{3,})\s*\{(?P<name>[\w:-]+)\}[ \t]*(?P<arg>.*?)\s*$")
+
+
+def toc_pages(root: Path) -> list[Path]:
+    """Every page of ``root/_toc.yml`` (root, parts, chapters, sections), as ``.md`` paths."""
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    names = [toc["root"]]
+
+    def walk(entries: list[dict]) -> None:
+        for entry in entries:
+            if "file" in entry:
+                names.append(entry["file"])
+            walk(entry.get("sections", []))
+
+    for part in toc.get("parts", []):
+        walk(part.get("chapters", []))
+    walk(toc.get("chapters", []))
+    return [root / (name if name.endswith(".md") else f"{name}.md") for name in names]
+
+
+def is_notebook(path: Path) -> bool:
+    """A page is a notebook when its front matter declares a kernelspec."""
+    text = path.read_text()
+    return text.startswith("---") and "kernelspec:" in text.split("---", 2)[1]
+
+
+def notebook_chapters(root: Path) -> list[Path]:
+    """The notebook pages of the book at ``root``, in table-of-contents order."""
+    pages = toc_pages(Path(root))
+    missing = [p for p in pages if not p.exists()]
+    if missing:
+        raise FileNotFoundError(f"_toc.yml names pages that do not exist: {missing}")
+    return [p for p in pages if is_notebook(p)]
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Whether ``line`` closes a block opened with ``fence`` (same character, at least as long)."""
+    s = line.strip()
+    return len(s) >= len(fence) and set(s) == {fence[0]}
+
+
+def _options(body: list[str]) -> tuple[dict, list[str]]:
+    """Split a directive body into its options (``:key: value`` lines or a ``---`` YAML block)."""
+    if body and body[0].strip() == "---":
+        end = next((k for k in range(1, len(body)) if body[k].strip() == "---"), None)
+        if end is not None:
+            return yaml.safe_load("\n".join(body[1:end])) or {}, body[end + 1 :]
+    options, k = {}, 0
+    while k < len(body) and (m := re.match(r"^\s*:([\w-]+):\s*(.*)$", body[k])):
+        options[m[1]] = m[2].strip()
+        k += 1
+    return options, body[k:]
+
+
+def exercise_tasks(nb: nbformat.NotebookNode) -> dict[str, str]:
+    """The text of every labelled ``{exercise}`` (or gated ``{exercise-start}``) block."""
+    tasks = {}
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = cell.source.split("\n")
+        for k, line in enumerate(lines):
+            m = _OPEN.match(line)
+            if not m or m["name"] not in ("exercise", "exercise-start"):
+                continue
+            end = next((j for j in range(k + 1, len(lines)) if _closes(lines[j], m["fence"])), None)
+            options, body = _options(lines[k + 1 : end])
+            if m["name"] == "exercise-start":
+                rest = lines[(end or k) + 1 :]
+                stop = next((j for j, s in enumerate(rest) if "{exercise-end}" in s), len(rest))
+                body = rest[:stop]
+            label = options.get("label")
+            if label:
+                title = [m["arg"], ""] if m["arg"] else []
+                tasks[str(label)] = "\n".join(title + body).strip()
+    return tasks
+
+
+@dataclass
+class _State:
+    """Where the markdown scan is: inside a gated solution (its label) or its end fence."""
+
+    label: str | None = None
+    end_fence: str | None = None
+
+
+def _label(arg: str, what: str) -> str:
+    if not arg.split():
+        raise ValueError(f"a {{{what}}} directive needs the exercise label as its argument")
+    return arg.split()[0]
+
+
+def strip_solutions(text: str, state: _State) -> tuple[str, list[tuple[str, str]]]:
+    """Remove gated-solution prose and ``{solution}`` blocks from one markdown cell.
+
+    ``state`` carries an open ``{solution-start}`` over to the following cells. Returns the
+    kept text and the removed lines as ``(exercise label, line)`` pairs.
+    """
+    lines, kept, removed = text.split("\n"), [], []
+    k = 0
+    while k < len(lines):
+        line, m = lines[k], _OPEN.match(lines[k])
+        k += 1
+        if state.end_fence is not None:
+            if _closes(line, state.end_fence):
+                state.label = state.end_fence = None
+        elif state.label is not None:
+            if m and m["name"] == "solution-end":
+                state.end_fence = m["fence"]
+            else:
+                removed.append((state.label, line))
+        elif m and m["name"] == "solution-start":
+            state.label = _label(m["arg"], "solution-start")
+        elif m and m["name"] == "solution":
+            label = _label(m["arg"], "solution")
+            while k < len(lines) and not _closes(lines[k], m["fence"]):
+                removed.append((label, lines[k]))
+                k += 1
+            k += 1
+        else:
+            kept.append(line)
+    text = "\n".join(kept)
+    if removed:  # a removed block leaves its blank lines on both sides
+        text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip("\n"), removed
+
+
+def stub(label: str, task: str) -> str:
+    """The student's version of a solution cell: the task as comments, then a raise."""
+    lines = [f"# Exercise {label}", "#"]
+    lines += [f"# {line}".rstrip() for line in task.splitlines()]
+    lines += ["#", "# Replace the line below with your solution, then run the check cell below it."]
+    lines.append(f'raise NotImplementedError("Exercise {label}: write your solution here")')
+    return "\n".join(lines)
+
+
+@dataclass
+class Exercise:
+    """One exercise of a chapter and where its cells are in the two notebooks (0-based)."""
+
+    label: str
+    task: str = ""
+    teacher_solution_cells: list[int] = field(default_factory=list)
+    teacher_check_cells: list[int] = field(default_factory=list)
+    student_solution_cells: list[int] = field(default_factory=list)
+    student_check_cells: list[int] = field(default_factory=list)
+    #: Removed markdown lines of its solution (gated dropdown prose or ``{solution}`` body).
+    prose: list[str] = field(default_factory=list)
+
+    @property
+    def graded(self) -> bool:
+        """A code exercise with a check cell, which the grader scores."""
+        return bool(self.teacher_check_cells)
+
+
+@dataclass
+class Assignment:
+    """A chapter as a teacher notebook, a student notebook and its exercises."""
+
+    chapter: str
+    source: Path
+    teacher: nbformat.NotebookNode
+    student: nbformat.NotebookNode
+    exercises: dict[str, Exercise]
+
+    @property
+    def stem(self) -> str:
+        return self.source.stem
+
+    def checks(self, label: str) -> list[nbformat.NotebookNode]:
+        """The teacher's check cells of exercise ``label`` (fresh copies, outputs cleared)."""
+        cells = self.exercises[label].teacher_check_cells
+        return [copy.deepcopy(self.teacher.cells[k]) for k in cells]
+
+
+def _chapter_name(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).with_suffix("").as_posix()
+    except ValueError:
+        return path.stem
+
+
+def _notebook_like(nb: nbformat.NotebookNode, chapter: str, which: str) -> nbformat.NotebookNode:
+    out = nbformat.v4.new_notebook()
+    out.metadata = copy.deepcopy(nb.metadata)
+    out.metadata.pop("jupytext", None)
+    out.metadata[META] = {"chapter": chapter, "copy": which}
+    return out
+
+
+def build_assignment(path: Path, root: Path | None = None) -> Assignment:
+    """Read chapter ``path`` and derive its teacher and student notebooks.
+
+    Cells keep their tags; outputs are cleared; each cell gets the id ``cNNN`` of its position in
+    the chapter, in both copies. Raises ValueError when the exercise markup is inconsistent.
+    """
+    path = Path(path)
+    root = Path(root) if root is not None else path.parent
+    chapter = _chapter_name(path, root)
+    nb = jupytext.read(path, fmt="md:myst")
+    tasks = exercise_tasks(nb)
+    teacher = _notebook_like(nb, chapter, "teacher")
+    student = _notebook_like(nb, chapter, "student")
+    exercises: dict[str, Exercise] = {}
+    state, last_exercise, last_solution = _State(), None, None
+
+    def exercise(label: str) -> Exercise:
+        return exercises.setdefault(label, Exercise(label, tasks.get(label, "")))
+
+    for k, original in enumerate(nb.cells):
+        cell = copy.deepcopy(original)
+        cell["id"] = f"c{k:03d}"
+        where = f"{path.name}, cell {k}"
+        if cell.cell_type == "markdown":
+            for label in tasks:
+                if re.search(rf"^\s*:label:\s*{re.escape(label)}\s*$", cell.source, re.M):
+                    exercise(label)
+                    last_exercise = label
+            kept, removed = strip_solutions(cell.source, state)
+            for label, line in removed:
+                exercise(label).prose.append(line)
+            teacher.cells.append(cell)
+            if kept.strip():
+                student.cells.append(nbformat.v4.new_markdown_cell(kept, id=cell.id))
+            continue
+        if cell.cell_type != "code":
+            teacher.cells.append(cell)
+            student.cells.append(copy.deepcopy(cell))
+            continue
+        cell.outputs, cell.execution_count = [], None
+        tags = cell.metadata.get("tags", [])
+        role = label = None
+        if state.label is not None or "solution" in tags:
+            role, label = "solution", state.label or last_exercise
+            if label is None:
+                raise ValueError(f"{where}: solution cell outside any exercise")
+            last_solution = label
+        elif "check" in tags:
+            if last_solution is None:
+                raise ValueError(f"{where}: check cell without a solution cell before it")
+            role, label = "check", last_solution
+        if role:
+            cell.metadata[META] = {"exercise": label, "role": role}
+            ex = exercise(label)
+            getattr(ex, f"teacher_{role}_cells").append(len(teacher.cells))
+            getattr(ex, f"student_{role}_cells").append(len(student.cells))
+        teacher.cells.append(cell)
+        mine = copy.deepcopy(cell)
+        if role == "solution":
+            mine.source = stub(label, exercises[label].task)
+        student.cells.append(mine)
+    if state.label is not None or state.end_fence is not None:
+        raise ValueError(f"{path.name}: {{solution-start}} {state.label} is never closed")
+    nbformat.validate(teacher)
+    nbformat.validate(student)
+    return Assignment(chapter, path, teacher, student, exercises)
