@@ -10,8 +10,10 @@ STAMP := $(VENV)/.installed
 DEPS := requirements.txt requirements-book.txt requirements-dev.txt pyproject.toml
 BUILD_FLAGS := -W -n --keep-going
 PORT ?= 8000
+CHROMIUM := /usr/bin/chromium
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: help setup book test lint serve clean bench
+.PHONY: help setup book test lint serve clean bench assignments grade
 
 help:
 	@echo "make book   set up .venv, execute the chapters and build _build/html"
@@ -19,6 +21,8 @@ help:
 	@echo "make serve  build, then serve the book on http://127.0.0.1:$(PORT)"
 	@echo "make bench  time the library, chapters and derivations (QUICK=1: seconds)"
 	@echo "make clean  remove _build (keeps .venv)"
+	@echo "make assignments  student and teacher notebooks in _build/assignments"
+	@echo "make grade SUBMISSIONS=dir [TIMEOUT=120] [JOBS=1]  grade submitted notebooks into _build/grades"
 
 setup: $(STAMP)
 
@@ -43,8 +47,14 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-test: lint
+test: lint $(CHROMIUM)
 	$(BIN)/python -m pytest
+
+# The browser tests drive Debian's Chromium; Playwright's own browser download is never used.
+$(CHROMIUM):
+	@echo "Installing Debian's chromium for the browser tests"
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium
 
 serve: book
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
@@ -54,3 +64,16 @@ bench: $(STAMP)
 
 clean:
 	rm -rf _build
+
+assignments: $(STAMP)
+	$(BIN)/python -m clfmetrics.coursework assign
+
+# Checked when the Makefile is read, so a missing folder stops before any set-up work.
+ifneq ($(filter grade,$(MAKECMDGOALS)),)
+ifeq ($(SUBMISSIONS),)
+$(error usage: make grade SUBMISSIONS=dir [TIMEOUT=seconds] [JOBS=n])
+endif
+endif
+
+grade: $(STAMP)
+	$(BIN)/python -m clfmetrics.coursework grade "$(SUBMISSIONS)" $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS))

@@ -1,0 +1,226 @@
+"""The rendered book in a real browser: Debian's Chromium driven by Playwright.
+
+The built HTML is served by ``http.server`` on 127.0.0.1. The sandbox has no
+internet, so MathJax (which the pages load from a CDN) is answered from the
+MathJax 3 files of the ``django-static-mathjax`` wheel, and every other
+non-local request is aborted; only local requests must all succeed. Screenshots
+of every page go to ``_build/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import threading
+from pathlib import Path
+
+import pytest
+import yaml
+from chapter_runner import ROOT, is_notebook, toc_files
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+MATHJAX_CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/mathjax@3/es5/(?P<path>[^?#]+)")
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+PAGES = [p.relative_to(ROOT).with_suffix(".html").as_posix() for p in toc_files()]
+MATH_PAGES = {"chapters/notation.html", "chapters/01-confusion-matrix.html"}
+
+
+def _mathjax_dir() -> Path:
+    import mathjax  # the django-static-mathjax wheel
+
+    return Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest output readable
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(built_html):
+    """Serve the built book on a free loopback port for the duration of the module."""
+    handler = functools.partial(_QuietHandler, directory=str(built_html))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert CHROMIUM.exists(), "make test installs Debian's chromium; it is missing"
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
+        yield b
+        b.close()
+
+
+class PageVisit:
+    """One page load with its console errors, failed local requests and the live page."""
+
+    def __init__(self, browser, base: str, path: str):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.console_errors: list[str] = []
+        self.failed_local: list[str] = []
+        self.base = base
+        self.page.on("console", self._on_console)
+        self.page.on("requestfailed", self._on_failed)
+        self.page.on("response", self._on_response)
+        self.page.route("**/*", self._route)
+        self.page.goto(f"{base}/{path}", wait_until="load")
+        self.page.wait_for_load_state("networkidle")
+
+    def _route(self, route):
+        url = route.request.url
+        if url.startswith(self.base):
+            return route.continue_()
+        match = MATHJAX_CDN.match(url)
+        if match:
+            local = _mathjax_dir() / match.group("path")
+            if local.is_file():
+                return route.fulfill(path=str(local))
+        return route.abort()  # the sandbox is offline: no other host is reachable
+
+    def _is_local(self, url: str | None) -> bool:
+        return bool(url) and (url.startswith(self.base) or MATHJAX_CDN.match(url) is not None)
+
+    def _on_console(self, msg):
+        if msg.type != "error":
+            return
+        url = (msg.location or {}).get("url", "")
+        if "Failed to load resource" in msg.text and not self._is_local(url):
+            return  # an aborted external request (fonts, thebe, ...), not a page error
+        self.console_errors.append(f"{msg.text} @ {url}")
+
+    def _on_failed(self, request):
+        if self._is_local(request.url):
+            self.failed_local.append(request.url)
+
+    def _on_response(self, response):
+        if self._is_local(response.url) and response.status >= 400:
+            self.failed_local.append(f"{response.status} {response.url}")
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture(scope="module")
+def visits(browser, site):
+    """Load every page of the toc once; tests inspect the loaded pages."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    loaded = {}
+    for path in PAGES:
+        visit = PageVisit(browser, site, path)
+        if path in MATH_PAGES:
+            visit.page.wait_for_function(
+                "() => window.MathJax && MathJax.startup && MathJax.startup.promise"
+                " && document.querySelectorAll('mjx-container').length > 0",
+                timeout=30_000,
+            )
+        name = path.replace("/", "_").removesuffix(".html")
+        visit.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        loaded[path] = visit
+    yield loaded
+    for visit in loaded.values():
+        visit.close()
+
+
+pytestmark = pytest.mark.slow
+
+
+def test_pages_load_without_console_errors_or_failed_requests(visits):
+    """Every page loads with no JavaScript error and every local request succeeds."""
+    for path, visit in visits.items():
+        assert not visit.console_errors, f"{path}: {visit.console_errors}"
+        assert not visit.failed_local, f"{path}: {visit.failed_local}"
+
+
+def test_math_is_rendered(visits):
+    """MathJax typesets the formulas: rendered math elements exist and no raw TeX remains."""
+    for path in MATH_PAGES:
+        page = visits[path].page
+        count = page.locator("mjx-container").count()
+        assert count >= 5, f"{path}: only {count} rendered formulas"
+        assert page.locator("mjx-merror").count() == 0, f"{path}: MathJax reported an error"
+
+
+def test_images_have_alt_text_and_load(visits):
+    """Every content image carries alt text and actually loaded (natural width > 0)."""
+    for path, visit in visits.items():
+        images = visit.page.eval_on_selector_all(
+            "main img",
+            "els => els.map(e => ({src: e.src, alt: e.alt, w: e.naturalWidth}))",
+        )
+        for img in images:
+            assert img["w"] > 0, f"{path}: image did not load: {img['src']}"
+            assert img["alt"].strip(), f"{path}: image without alt text: {img['src']}"
+
+
+def test_proofs_and_exercises_render_and_solutions_open(visits):
+    """Definitions and exercises render as admonitions; a solution dropdown opens on click."""
+    page = visits["chapters/01-confusion-matrix.html"].page
+    assert page.locator("div.proof.definition, div.definition").count() >= 2
+    assert page.locator("div.exercise").count() >= 4
+    solution = page.locator("div.solution.dropdown").first
+    body = solution.locator("section").first  # the content; the title stays visible
+    assert not body.is_visible(), "solution should start folded"
+    solution.locator("button.toggle-button").first.click()
+    body.wait_for(state="visible", timeout=5_000)
+
+
+def test_launch_buttons_point_at_binder_for_this_repository(visits):
+    """The Binder button opens this chapter's source in JupyterLab on mybinder.org."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    repo = config["repository"]["url"].removeprefix("https://github.com/")
+    branch = config["repository"]["branch"]
+    for src in toc_files():
+        if not is_notebook(src):
+            continue
+        path = src.relative_to(ROOT).with_suffix(".html").as_posix()
+        hrefs = visits[path].page.eval_on_selector_all(
+            "a[href*='mybinder.org']", "els => els.map(e => e.href)"
+        )
+        expected = (
+            f"https://mybinder.org/v2/gh/{repo}/{branch}"
+            f"?urlpath=lab/tree/{src.relative_to(ROOT).as_posix()}"
+        )
+        assert expected in hrefs, f"{path}: binder links {hrefs}"
+
+
+def test_search_finds_prevalence(browser, site):
+    """The built-in search page finds the word 'prevalence'."""
+    visit = PageVisit(browser, site, "search.html?q=prevalence")
+    try:
+        results = visit.page.locator("#search-results li")
+        results.first.wait_for(timeout=15_000)
+        assert results.count() >= 2
+    finally:
+        visit.close()
+
+
+def test_no_serious_accessibility_violations(visits):
+    """axe-core finds no serious or critical violation on any page."""
+    import axe_playwright_python
+
+    axe_js = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+    problems = []
+    for path, visit in visits.items():
+        visit.page.add_script_tag(content=axe_js)
+        result = visit.page.evaluate("async () => await axe.run(document)")
+        for violation in result["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                targets = [n["target"] for n in violation["nodes"]][:3]
+                problems.append(f"{path}: {violation['id']} ({violation['impact']}) {targets}")
+    assert not problems, "\n".join(problems)
