@@ -49,7 +49,7 @@ def as_confusion(m, *, name: str = "m") -> np.ndarray:
     # offending entry is located only when something is wrong.
     lowest = arr.min()
     with np.errstate(over="ignore"):
-        totals = arr.sum(axis=(-2, -1))
+        totals = np.einsum("...ij->...", arr)
     if np.isnan(lowest) or lowest < 0 or not np.isfinite(totals).all():
         _raise_bad_entry(arr, name)
     if (totals <= 0).any():

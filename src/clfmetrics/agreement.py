@@ -9,14 +9,14 @@ is ``j``. With ``s`` the total mass, ``r`` the correct mass, ``b`` the bias
 
 Dividing numerator and denominator by ``s^2`` gives the normalised forms of
 Opitz (2024), eq. 14-15: (accuracy - chance) / (1 - chance) and
-(accuracy - chance) / sqrt((1 - b.b)(1 - p.p)) with chance = p.b, which is
-what the code computes: normalising the class vectors first keeps the
-products finite for any mass that fits in a float64 (``s^2`` would overflow
-beyond about 1e154). A denominator at or below ``UNDEFINED_BELOW`` (1e-12)
-counts as zero: for count matrices the smallest non-zero value of 1 - b.b is
-about 2/s, so this decides exactly for totals up to about 10^12 items, while
-float rounding of a degenerate float matrix (1 - b.b of order 1e-16) is not
-mistaken for a tiny, meaningful denominator.
+(accuracy - chance) / sqrt((1 - b.b)(1 - p.p)) with chance = p.b. The code
+uses the count form on vectors scaled by a power of two (exact), so ``s^2``
+cannot overflow (it would beyond about 1e154) and integer matrices stay
+exact. A denominator at or below ``UNDEFINED_BELOW`` (1e-12) times ``s^2``
+counts as zero: for count matrices the smallest non-zero relative value of
+s^2 - b.b is about 2/s, so this decides exactly for totals up to about 10^12
+items, while float rounding of a degenerate float matrix (relative size
+1e-16) is not mistaken for a tiny, meaningful denominator.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._checks import as_confusion, fill_value, scalar_or_array
-from .classwise import _bias, _correct, _prevalence
+from .classwise import _bias, _correct, _dot, _prevalence, _vsum
 
 __all__ = ["kappa", "mcc"]
 
@@ -33,36 +33,47 @@ UNDEFINED_BELOW = 1e-12
 
 
 def _parts(m: np.ndarray):
-    s = m.sum(axis=(-2, -1))[..., None]
-    b = _bias(m) / s
-    p = _prevalence(m) / s
-    accuracy = _correct(m).sum(axis=-1) / s[..., 0]
-    return b, p, accuracy - (p * b).sum(axis=-1)
+    """Class vectors scaled by a power of two so that the total lies in [0.5, 1).
+
+    Scaling by 2**-k is exact in floating point, so integer matrices keep the
+    exactness of the count form (Table 7's kappa is exactly 0), while the
+    products can no longer overflow.
+    """
+    b = _bias(m)
+    s = _vsum(b)
+    scale = np.ldexp(1.0, np.minimum(-np.frexp(s)[1], 1022))  # 2**1023 would be the last
+    s = s * scale
+    b = b * scale[..., None]
+    p = _prevalence(m) * scale[..., None]
+    r = _vsum(_correct(m)) * scale
+    return s * s, b, p, r * s - _dot(p, b)
 
 
-def _safe_divide(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:
-    out = np.full(np.shape(num), fill)
-    np.divide(num, den, out=out, where=den > UNDEFINED_BELOW)
-    return out
+def _undefined_below(s2: np.ndarray) -> np.ndarray:
+    return UNDEFINED_BELOW * s2
 
 
 def _kappa(m: np.ndarray, fill: float) -> np.ndarray:
-    b, p, numerator = _parts(m)
-    return _safe_divide(numerator, 1.0 - (p * b).sum(axis=-1), fill)
+    s2, b, p, numerator = _parts(m)
+    den = s2 - _dot(p, b)
+    out = np.full(np.shape(numerator), fill)
+    np.divide(numerator, den, out=out, where=den > _undefined_below(s2))
+    return out
 
 
 def _mcc(m: np.ndarray, fill: float) -> np.ndarray:
-    b, p, numerator = _parts(m)
-    spread_p = 1.0 - (p * p).sum(axis=-1)
-    spread_b = 1.0 - (b * b).sum(axis=-1)
+    s2, b, p, numerator = _parts(m)
+    spread_p = s2 - _dot(p, p)
+    spread_b = s2 - _dot(b, b)
     # Each factor is tested on its own: float rounding can leave one at 1e-16
     # while the other is of order 1, and their product must not pass.
+    limit = _undefined_below(s2)
     out = np.full(np.shape(numerator), fill)
     np.divide(
         numerator,
         np.sqrt(np.maximum(spread_p * spread_b, 0.0)),
         out=out,
-        where=(spread_p > UNDEFINED_BELOW) & (spread_b > UNDEFINED_BELOW),
+        where=(spread_p > limit) & (spread_b > limit),
     )
     return out
 

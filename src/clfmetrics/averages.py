@@ -14,7 +14,16 @@ from __future__ import annotations
 import numpy as np
 
 from ._checks import as_confusion, fill_value, scalar_or_array
-from .classwise import _bias, _correct, _f1, _harmonic, _precision, _prevalence, _recall
+from .classwise import (
+    _correct,
+    _dot,
+    _f1,
+    _harmonic,
+    _precision,
+    _prevalence,
+    _recall,
+    _vsum,
+)
 
 __all__ = [
     "accuracy",
@@ -33,23 +42,23 @@ __all__ = [
 
 
 def _total(m: np.ndarray) -> np.ndarray:
-    return m.sum(axis=(-2, -1))
+    return np.einsum("...ij->...", m)
 
 
 def _accuracy(m: np.ndarray) -> np.ndarray:
-    return _correct(m).sum(axis=-1) / _total(m)
+    return _vsum(_correct(m)) / _total(m)
 
 
 def _macro_recall(m: np.ndarray, fill: float) -> np.ndarray:
-    return _recall(m, fill).mean(axis=-1)
+    return _vsum(_recall(m, fill)) / m.shape[-1]
 
 
 def _macro_precision(m: np.ndarray, fill: float) -> np.ndarray:
-    return _precision(m, fill).mean(axis=-1)
+    return _vsum(_precision(m, fill)) / m.shape[-1]
 
 
 def _macro_f1(m: np.ndarray, fill: float) -> np.ndarray:
-    return _f1(m, fill).mean(axis=-1)
+    return _vsum(_f1(m, fill)) / m.shape[-1]
 
 
 def _f1_of_averages(m: np.ndarray, fill: float) -> np.ndarray:
@@ -74,7 +83,8 @@ def _delta_f1(m: np.ndarray, fill: float) -> np.ndarray:
 
 
 def _weighted_f1(m: np.ndarray, fill: float) -> np.ndarray:
-    return (_prevalence(m) * _f1(m, fill)).sum(axis=-1) / _total(m)
+    prev = _prevalence(m)
+    return _dot(prev, _f1(m, fill)) / _vsum(prev)
 
 
 def accuracy(m):
@@ -117,7 +127,7 @@ def micro_precision(m):
     0.625
     """
     m = as_confusion(m)
-    return scalar_or_array(_correct(m).sum(axis=-1) / _bias(m).sum(axis=-1))
+    return scalar_or_array(_vsum(_correct(m)) / _total(m))
 
 
 def micro_recall(m):
@@ -138,7 +148,7 @@ def micro_recall(m):
     0.625
     """
     m = as_confusion(m)
-    return scalar_or_array(_correct(m).sum(axis=-1) / _prevalence(m).sum(axis=-1))
+    return scalar_or_array(_vsum(_correct(m)) / _total(m))
 
 
 def micro_f1(m):
@@ -159,10 +169,8 @@ def micro_f1(m):
     0.625
     """
     m = as_confusion(m)
-    correct_total = _correct(m).sum(axis=-1)
-    p = correct_total / _bias(m).sum(axis=-1)
-    r = correct_total / _prevalence(m).sum(axis=-1)
-    return scalar_or_array(_harmonic(np.asarray(p), np.asarray(r)))
+    micro = np.asarray(_vsum(_correct(m)) / _total(m))  # micro P = micro R = accuracy
+    return scalar_or_array(_harmonic(micro, micro))
 
 
 def macro_recall(m, *, zero_division=0):

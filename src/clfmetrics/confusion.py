@@ -26,15 +26,8 @@ def _as_label_vector(y, name: str) -> np.ndarray:
         # Tuple labels would become a 2-d array, and [1, "1"] a string array in which
         # the two labels coincide: keep such labels as Python objects instead.
         mixed = arr.dtype.kind in "US" and not all(isinstance(v, str) for v in items)
-        if arr.ndim != 1 or mixed:
-            for v in items:
-                try:
-                    hash(v)
-                except TypeError:
-                    raise ValueError(
-                        f"{name} must be a 1-d sequence of hashable labels; "
-                        f"it holds a {type(v).__name__}: {v!r}"
-                    ) from None
+        tuples = arr.ndim > 1 and all(isinstance(v, tuple) for v in items)
+        if mixed or tuples:
             arr = np.fromiter(items, dtype=object, count=len(items))
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-d sequence of labels; got shape {arr.shape}")
