@@ -113,6 +113,26 @@ def cases():
     ]
 
 
+def bench_widgets(repeat: int) -> list[dict]:
+    """One row per widget: edit -> readout, and edit -> readout and figure, in ms."""
+    rows = []
+    for name, factory, edit in cases():
+        no_fig = timed(factory(False), edit, repeat)
+        fig = timed(factory(True), edit, repeat)
+        rows.append(
+            {
+                "widget": name,
+                "readout_median_ms": no_fig[0],
+                "readout_p95_ms": no_fig[1],
+                "readout_cpu_median_ms": no_fig[2],
+                "figure_median_ms": fig[0],
+                "figure_p95_ms": fig[1],
+                "figure_cpu_median_ms": fig[2],
+            }
+        )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=60, help="timed edits per widget")

@@ -25,6 +25,9 @@ import numpy as np
 import clfmetrics as cm
 from clfmetrics._checks import as_confusion
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_widgets import bench_widgets
+
 ROOT = Path(__file__).resolve().parents[1]
 PER_CLASS = {"precision": cm.precision, "recall": cm.recall, "f1": cm.f1}
 
@@ -281,6 +284,7 @@ def main(argv=None) -> int:
         "growth": bench_growth(stack_sizes, class_counts, max(3, repeat // 2), rng),
         "symbolic": bench_symbolic(args.quick),
         "chapters": bench_chapters(args.quick),
+        "widgets": bench_widgets(5 if args.quick else 60),
     }
     if not args.quick:
         results["cached_rebuild"] = bench_cached_rebuild()
@@ -291,6 +295,7 @@ def main(argv=None) -> int:
     print_table("cost growth with class count", results["growth"]["by_class_count"])
     print_table("symbolic derivations", results["symbolic"])
     print_table("chapters on a fresh kernel", results["chapters"])
+    print_table("widgets: edit -> updated readout / figure (ms)", results["widgets"])
     if "cached_rebuild" in results:
         print_table("cached rebuild", [results["cached_rebuild"]])
     Path(args.output).write_text(json.dumps(results, indent=2))

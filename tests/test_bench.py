@@ -28,3 +28,6 @@ def test_quick_benchmark_runs(tmp_path):
     assert set(clfmetrics.METRICS) <= measured
     assert all(row["ratio_to_floor"] > 0 for row in results["throughput"])
     assert results["chapters"] and results["chapters"][0]["fresh_kernel_s"] > 0
+    widgets = {row["widget"].split()[0] for row in results["widgets"]}
+    assert len(widgets) == 7, widgets
+    assert all(row["figure_median_ms"] > 0 for row in results["widgets"])

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._checks import as_confusion, fill_value, scalar_or_array
-from .classwise import _bias, _correct, _dot, _prevalence, _vsum
+from .classwise import _dot, _margins, _vsum
 
 __all__ = ["kappa", "mcc"]
 
@@ -39,13 +39,13 @@ def _parts(m: np.ndarray):
     exactness of the count form (Table 7's kappa is exactly 0), while the
     products can no longer overflow.
     """
-    b = _bias(m)
+    b, p, c = _margins(m)
     s = _vsum(b)
     scale = np.ldexp(1.0, np.minimum(-np.frexp(s)[1], 1022))  # 2**1023 would be the last
     s = s * scale
-    b = b * scale[..., None]
-    p = _prevalence(m) * scale[..., None]
-    r = _vsum(_correct(m)) * scale
+    b *= scale[..., None]  # b, p and c are fresh arrays: scale them in place
+    p *= scale[..., None]
+    r = _vsum(c) * scale
     return s * s, b, p, r * s - _dot(p, b)
 
 

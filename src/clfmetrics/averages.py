@@ -18,9 +18,10 @@ from .classwise import (
     _correct,
     _dot,
     _f1,
+    _f1_of_margins,
     _harmonic,
+    _margins,
     _precision,
-    _prevalence,
     _recall,
     _vsum,
 )
@@ -70,21 +71,24 @@ def _delta_f1(m: np.ndarray, fill: float) -> np.ndarray:
     r = _recall(m, fill)
     n = m.shape[-1]
     s = p + r
-    inv_s = np.where(np.isnan(s), np.nan, 0.0)
-    np.divide(1.0, s, out=inv_s, where=s > 0)
-    # (P_x R_y - P_y R_x)^2 / ((P_x + R_x)(P_y + R_y)) over ordered pairs; pairs with
-    # P + R = 0 drop out, exactly as in the lemma's sum.
-    cross = p[..., :, None] * r[..., None, :] - p[..., None, :] * r[..., :, None]
-    pair_sum = (cross**2 * inv_s[..., :, None] * inv_s[..., None, :]).sum(axis=(-2, -1))
-    sigma = s.sum(axis=-1)
+    w = np.where(np.isnan(s), np.nan, 0.0)  # weight 1/(P+R); classes with P + R = 0 drop out
+    np.divide(1.0, s, out=w, where=s > 0)
+    # Lagrange's identity turns the lemma's sum over ordered pairs,
+    #   sum_xy (P_x R_y - P_y R_x)^2 w_x w_y = 2 (A B - C^2),
+    # with A = sum P^2 w, B = sum R^2 w, C = sum P R w, into O(n) work per matrix.
+    pw, rw = p * w, r * w
+    a, b, c = _dot(p, pw), _dot(r, rw), _dot(p, rw)
+    # A B >= C^2 by Cauchy-Schwarz; rounding may leave -1e-17, which is 0.
+    pair_sum = 2.0 * np.maximum(a * b - c * c, 0.0)
+    sigma = _vsum(s)
     out = np.where(np.isnan(sigma), np.nan, 0.0)
     np.divide(pair_sum, n * sigma, out=out, where=sigma > 0)
     return out
 
 
 def _weighted_f1(m: np.ndarray, fill: float) -> np.ndarray:
-    prev = _prevalence(m)
-    return _dot(prev, _f1(m, fill)) / _vsum(prev)
+    b, p, c = _margins(m)
+    return _dot(p, _f1_of_margins(b, p, c, fill)) / _vsum(p)
 
 
 def accuracy(m):
@@ -282,7 +286,10 @@ def delta_f1(m, *, zero_division=0):
                  \frac{(P_x R_y - P_y R_x)^2}{(P_x + R_x)(P_y + R_y)}
 
     It is computed from this sum of squares, not by subtracting the two
-    F1s, so it is never negative by rounding. (The source prints the
+    F1s, so it is never negative by rounding; Lagrange's identity gives the
+    sum in :math:`O(n)` per matrix as :math:`2(AB - C^2)` with
+    :math:`A = \sum_x P_x^2 w_x`, :math:`B = \sum_x R_x^2 w_x`,
+    :math:`C = \sum_x P_x R_x w_x`, :math:`w_x = 1/(P_x + R_x)`. (The source prints the
     condition under the sum as ":math:`P_x + P_y, P_y + R_y \neq 0`"; the
     first term is a typo for :math:`P_x + R_x`.)
 

@@ -8,6 +8,8 @@ stack ``(..., n, n)`` and returns an array of shape ``(..., n)``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ._checks import as_confusion, fill_value
@@ -15,15 +17,41 @@ from ._checks import as_confusion, fill_value
 __all__ = ["bias", "correct", "f1", "precision", "prevalence", "recall"]
 
 
-# einsum instead of ``m.sum(axis=...)``: numpy's reductions over a short last
-# axis (n = 3) run several times slower than one pass over the stack, einsum
-# does not (see benchmarks/run.py).
+# Up to this many classes, a product with a 0/1 matrix sums the rows or the
+# columns of every matrix in one BLAS pass; numpy's reductions over a short
+# axis (n = 3) are several times slower than reading the stack once. For more
+# classes the product's n^3 work outgrows the n^2 reads and einsum wins
+# (benchmarks/run.py measures both).
+_SUMS_BY_PRODUCT_MAX_N = 8
+
+
+@functools.cache
+def _summing_matrix(n: int, axis: int) -> np.ndarray:
+    """(n*n, n) 0/1 matrix: flattened m times it gives the row (axis=-1) or column sums."""
+    eye, ones = np.eye(n), np.ones((n, 1))
+    out = np.kron(eye, ones) if axis == -1 else np.kron(ones, eye)
+    out.flags.writeable = False
+    return out
+
+
+def _sums(m: np.ndarray, axis: int, spec: str) -> np.ndarray:
+    n = m.shape[-1]
+    if n > _SUMS_BY_PRODUCT_MAX_N or m.dtype != np.float64:
+        return np.einsum(spec, m)
+    return m.reshape(*m.shape[:-2], n * n) @ _summing_matrix(n, axis)
+
+
 def _bias(m: np.ndarray) -> np.ndarray:
-    return np.einsum("...ij->...i", m)
+    return _sums(m, -1, "...ij->...i")
 
 
 def _prevalence(m: np.ndarray) -> np.ndarray:
-    return np.einsum("...ij->...j", m)
+    return _sums(m, -2, "...ij->...j")
+
+
+def _correct(m: np.ndarray) -> np.ndarray:
+    # A contiguous copy: the strided diagonal view made every later step slower.
+    return np.diagonal(m, axis1=-2, axis2=-1).copy()
 
 
 def _vsum(v: np.ndarray) -> np.ndarray:
@@ -36,12 +64,15 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("...i,...i->...", a, b)
 
 
-def _correct(m: np.ndarray) -> np.ndarray:
-    return np.diagonal(m, axis1=-2, axis2=-1)
+def _margins(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bias, prevalence and correct of every matrix of the stack."""
+    return _bias(m), _prevalence(m), _correct(m)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:
     """``num / den`` where ``den > 0``; ``fill`` where the ratio is undefined."""
+    if den.size and den.min() > 0:  # the common case: one division, one new array
+        return num / den
     out = np.full(np.broadcast_shapes(num.shape, den.shape), fill)
     np.divide(num, den, out=out, where=den > 0)
     return out
@@ -58,13 +89,28 @@ def _recall(m: np.ndarray, fill: float) -> np.ndarray:
 def _harmonic(p: np.ndarray, r: np.ndarray) -> np.ndarray:
     """H(p, r) = 2pr / (p + r) with H(0, 0) = 0; NaN in either argument gives NaN."""
     s = p + r
-    out = np.where(np.isnan(s), np.nan, 0.0)
-    np.divide(2.0 * p * r, s, out=out, where=s > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.asarray(p * r, dtype=np.float64)  # 0-d when p, r are scalars
+        out *= 2.0
+        out /= s  # 0/0 = NaN where p = r = 0, set to 0 below; a NaN argument stays NaN
+    both_zero = s == 0
+    if both_zero.any():
+        out[both_zero] = 0.0
     return out
 
 
+def _f1_of_margins(b: np.ndarray, p: np.ndarray, c: np.ndarray, fill: float) -> np.ndarray:
+    if b.size and b.min() > 0 and p.min() > 0:
+        # Every class predicted and present: H(c/b, c/p) = 2c / (b + p) = c / ((b + p) / 2),
+        # with two new arrays instead of seven.
+        half = b + p
+        half *= 0.5
+        return np.divide(c, half, out=half)
+    return _harmonic(_ratio(c, b, fill), _ratio(c, p, fill))
+
+
 def _f1(m: np.ndarray, fill: float) -> np.ndarray:
-    return _harmonic(_precision(m, fill), _recall(m, fill))
+    return _f1_of_margins(*_margins(m), fill)
 
 
 def bias(m) -> np.ndarray:
@@ -124,7 +170,7 @@ def correct(m) -> np.ndarray:
     >>> correct([[15, 5], [10, 10]])
     array([15., 10.])
     """
-    return _correct(as_confusion(m)).copy()
+    return _correct(as_confusion(m))
 
 
 def precision(m, *, zero_division=0) -> np.ndarray:
