@@ -12,12 +12,7 @@ import clfmetrics as cm
 # Every public function that takes a confusion matrix (or a stack of them).
 MATRIX_FUNCTIONS = {
     **cm.METRICS,
-    "bias": cm.bias,
-    "prevalence": cm.prevalence,
-    "correct": cm.correct,
-    "precision": cm.precision,
-    "recall": cm.recall,
-    "f1": cm.f1,
+    **cm.CLASSWISE,
     "from_sklearn": cm.from_sklearn,
     "to_sklearn": cm.to_sklearn,
     "prevalence_calibrate": cm.prevalence_calibrate,

@@ -21,14 +21,7 @@ import clfmetrics as cm
 SETTINGS = settings(max_examples=150, deadline=None, database=None)
 HEAVY = settings(SETTINGS, max_examples=75)
 
-CLASSWISE = {
-    "bias": cm.bias,
-    "prevalence": cm.prevalence,
-    "correct": cm.correct,
-    "precision": cm.precision,
-    "recall": cm.recall,
-    "f1": cm.f1,
-}
+CLASSWISE = cm.CLASSWISE
 RATIO_CLASSWISE = ("precision", "recall", "f1")  # dimensionless, unlike bias/prevalence/correct
 ALL_FUNCTIONS = {**cm.METRICS, **CLASSWISE}
 

@@ -13,14 +13,7 @@ import pytest
 
 import clfmetrics as cm
 
-CLASSWISE = {
-    "bias": cm.bias,
-    "prevalence": cm.prevalence,
-    "correct": cm.correct,
-    "precision": cm.precision,
-    "recall": cm.recall,
-    "f1": cm.f1,
-}
+CLASSWISE = cm.CLASSWISE
 
 # classifier and reference put everything on class 0: chance agreement = 1
 ALL_ON_ONE_CLASS = [[5, 0], [0, 0]]

@@ -50,7 +50,18 @@ METRICS = {
     "delta_f1": delta_f1,
 }
 
+#: The per-class functions, by name: each returns one value per class, shape (..., n).
+CLASSWISE = {
+    "bias": bias,
+    "prevalence": prevalence,
+    "correct": correct,
+    "precision": precision,
+    "recall": recall,
+    "f1": f1,
+}
+
 __all__ = [
+    "CLASSWISE",
     "METRICS",
     "accuracy",
     "bias",

@@ -32,20 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import (
-    accuracy,
-    f1_of_averages,
-    geometric_macro_recall,
-    harmonic_macro_recall,
-    kappa,
-    macro_f1,
-    macro_precision,
-    macro_recall,
-    mcc,
-    prevalence_calibrate,
-    prevalence_scale,
-    weighted_f1,
-)
+from . import METRICS, prevalence_calibrate, prevalence_scale
 from ._checks import as_confusion
 
 __all__ = [
@@ -79,16 +66,19 @@ PROPERTIES = {
 
 #: The rows of Table 5, as library functions, in the paper's order.
 TABLE_METRICS = {
-    "accuracy": accuracy,
-    "macro_recall": macro_recall,
-    "geometric_macro_recall": geometric_macro_recall,
-    "harmonic_macro_recall": harmonic_macro_recall,
-    "macro_precision": macro_precision,
-    "macro_f1": macro_f1,
-    "f1_of_averages": f1_of_averages,
-    "weighted_f1": weighted_f1,
-    "kappa": kappa,
-    "mcc": mcc,
+    name: METRICS[name]
+    for name in (
+        "accuracy",
+        "macro_recall",
+        "geometric_macro_recall",
+        "harmonic_macro_recall",
+        "macro_precision",
+        "macro_f1",
+        "f1_of_averages",
+        "weighted_f1",
+        "kappa",
+        "mcc",
+    )
 }
 
 #: The paper's row labels for the library names.
@@ -885,8 +875,24 @@ def probe_all(metric) -> dict:
     return {code: probe(metric) for code, probe in _PROBES.items()}
 
 
+class _TableView:
+    """Text and HTML display of ``self.rows()`` under the property codes, with ``caption``."""
+
+    caption = ""
+
+    def __repr__(self) -> str:
+        return _text_table(["metric", *PROPERTIES], self.rows())
+
+    def _repr_html_(self) -> str:
+        return _html_table(
+            ["metric", *(f"{k} ({v})" for k, v in PROPERTIES.items())],
+            self.rows(),
+            self.caption,
+        )
+
+
 @dataclass(repr=False)
-class PropertyTable:
+class PropertyTable(_TableView):
     """Probe results for several metrics, raw and prevalence-calibrated.
 
     ``raw[name][prop]`` and ``cal[name][prop]`` are :class:`ProbeResult` objects.
@@ -933,16 +939,10 @@ class PropertyTable:
             out.append([name, *cells])
         return out
 
-    def __repr__(self) -> str:
-        return _text_table(["metric", *PROPERTIES], self.rows())
-
-    def _repr_html_(self) -> str:
-        return _html_table(
-            ["metric", *(f"{k} ({v})" for k, v in PROPERTIES.items())],
-            self.rows(),
-            "Computed by the probes. ✓ has the property, (✓) only after prevalence "
-            "calibration, ✗ neither.",
-        )
+    caption = (
+        "Computed by the probes. ✓ has the property, (✓) only after prevalence "
+        "calibration, ✗ neither."
+    )
 
 
 def _text_table(header, rows) -> str:
@@ -971,7 +971,7 @@ def _html_table(header, rows, caption="") -> str:
     return "".join(parts)
 
 
-class PaperTable:
+class PaperTable(_TableView):
     """Displayable view of :data:`PAPER_TABLE_5` (same layout as :class:`PropertyTable`)."""
 
     def rows(self) -> list[list[str]]:
@@ -983,15 +983,7 @@ class PaperTable:
             out.append([name, *cells])
         return out
 
-    def __repr__(self) -> str:
-        return _text_table(["metric", *PROPERTIES], self.rows())
-
-    def _repr_html_(self) -> str:
-        return _html_table(
-            ["metric", *(f"{k} ({v})" for k, v in PROPERTIES.items())],
-            self.rows(),
-            "Table 5 of Opitz (2024) as printed. (✓): fulfilled after prevalence calibration.",
-        )
+    caption = "Table 5 of Opitz (2024) as printed. (✓): fulfilled after prevalence calibration."
 
 
 def property_table(metrics=None) -> PropertyTable:
