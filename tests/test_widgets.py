@@ -336,6 +336,10 @@ def test_chance_baselines_omega():
         assert abs(summary[name]["mean"] - summary[name]["omega"]) < 6 * spread + 2e-3, name
         assert summary[name]["limit"] == pytest.approx(summary[name]["omega"], abs=1e-12)
     assert omega("accuracy", 3) is None
+    # GmacR and HmacR: 1/n is an upper bound on the expected score of a random classifier
+    assert omega("geometric_macro_recall", 4) == omega("harmonic_macro_recall", 4) == 0.25
+    for name in ("geometric_macro_recall", "harmonic_macro_recall"):
+        assert summary[name]["limit"] <= summary[name]["omega"] + 1e-12, name
 
 
 def test_chance_slider_edit_resimulates_and_bad_input():

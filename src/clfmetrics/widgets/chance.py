@@ -51,10 +51,18 @@ def normalise(weights, n: int, name: str) -> np.ndarray:
 def omega(name: str, n: int) -> float | None:
     """The chance baseline ω(n) of Opitz (2024, Table 5), or None if the metric has none.
 
-    1/n for macro recall, macro precision, F1 of averages (strict) and macro F1
-    (an upper bound only); 0 for kappa and MCC (complete chance correction).
+    1/n for macro recall, macro precision, F1 of averages (strict), and for macro
+    F1 and the geometric and harmonic macro recall (an upper bound, reached by
+    some random classifiers only); 0 for kappa and MCC (complete chance correction).
     """
-    if name in ("macro_recall", "macro_precision", "f1_of_averages", "macro_f1"):
+    if name in (
+        "macro_recall",
+        "macro_precision",
+        "f1_of_averages",
+        "macro_f1",
+        "geometric_macro_recall",
+        "harmonic_macro_recall",
+    ):
         return 1.0 / n
     if name in ("kappa", "mcc"):
         return 0.0
