@@ -156,6 +156,21 @@ def test_math_is_rendered(visits):
         assert page.locator("mjx-merror").count() == 0, f"{path}: MathJax reported an error"
 
 
+# A display formula wider than its column must scroll, not run under the margin.
+WIDE_UNSCROLLABLE_MATH = """() =>
+    [...document.querySelectorAll('mjx-container[display="true"]')]
+        .filter(e => e.scrollWidth > e.clientWidth + 2
+                     && !['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+        .map(e => e.textContent.slice(0, 60))"""
+
+
+def test_wide_display_math_scrolls_instead_of_overflowing(visits):
+    """A formula wider than the text column gets a scroll bar; none spills past the column."""
+    for path, visit in visits.items():
+        wide = visit.page.evaluate(WIDE_UNSCROLLABLE_MATH)
+        assert not wide, f"{path}: formulas spill out of the column: {wide}"
+
+
 def test_images_have_alt_text_and_load(visits):
     """Every content image carries alt text and actually loaded (natural width > 0)."""
     for path, visit in visits.items():
