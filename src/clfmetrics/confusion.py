@@ -80,6 +80,36 @@ def _default_labels(y_true: np.ndarray, y_pred: np.ndarray) -> list:
         return list(seen)
 
 
+def _label_codes(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray, int]:
+    """Class indices of ``y_true`` and ``y_pred`` in ``labels`` (checked), and the class count."""
+    yt = _as_label_vector(y_true, "y_true")
+    yp = _as_label_vector(y_pred, "y_pred")
+    if len(yt) != len(yp):
+        raise ValueError(f"y_true and y_pred differ in length: {len(yt)} vs {len(yp)}")
+    if len(yt) == 0:
+        raise ValueError("y_true and y_pred are empty: there is nothing to count")
+    vectorisable = _same_simple_kind(yt, yp)
+    if labels is None:
+        labels = np.union1d(yt, yp).tolist() if vectorisable else _default_labels(yt, yp)
+    else:
+        labels = list(labels)
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"labels must not repeat a class; got {labels}")
+    n = len(labels)
+    if n < 2:
+        raise ValueError(
+            f"only {n} class ({labels}) found; pass labels= with every class of the task"
+        )
+    label_arr = _as_label_vector(labels, "labels")
+    if label_arr.ndim == 1 and vectorisable and _same_simple_kind(yt, label_arr):
+        t = _codes_fast(yt, label_arr, "y_true")
+        p = _codes_fast(yp, label_arr, "y_pred")
+    else:
+        t = _codes_generic(yt.tolist(), labels, "y_true")
+        p = _codes_generic(yp.tolist(), labels, "y_pred")
+    return t, p, n
+
+
 def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
     """Count the label pairs into ``m[i, j]`` = items predicted ``labels[i]``, true ``labels[j]``.
 
@@ -111,31 +141,7 @@ def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
     array([[1, 0],
            [1, 1]])
     """
-    yt = _as_label_vector(y_true, "y_true")
-    yp = _as_label_vector(y_pred, "y_pred")
-    if len(yt) != len(yp):
-        raise ValueError(f"y_true and y_pred differ in length: {len(yt)} vs {len(yp)}")
-    if len(yt) == 0:
-        raise ValueError("y_true and y_pred are empty: there is nothing to count")
-    vectorisable = _same_simple_kind(yt, yp)
-    if labels is None:
-        labels = np.union1d(yt, yp).tolist() if vectorisable else _default_labels(yt, yp)
-    else:
-        labels = list(labels)
-        if len(set(labels)) != len(labels):
-            raise ValueError(f"labels must not repeat a class; got {labels}")
-    n = len(labels)
-    if n < 2:
-        raise ValueError(
-            f"only {n} class ({labels}) found; pass labels= with every class of the task"
-        )
-    label_arr = _as_label_vector(labels, "labels")
-    if label_arr.ndim == 1 and vectorisable and _same_simple_kind(yt, label_arr):
-        t = _codes_fast(yt, label_arr, "y_true")
-        p = _codes_fast(yp, label_arr, "y_pred")
-    else:
-        t = _codes_generic(yt.tolist(), labels, "y_true")
-        p = _codes_generic(yp.tolist(), labels, "y_pred")
+    t, p, n = _label_codes(y_true, y_pred, labels)
     return np.bincount(p * n + t, minlength=n * n).reshape(n, n).astype(np.int64)
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["random_classifier", "sample_confusion"]
+from ._checks import as_confusion
+from .confusion import _as_label_vector, _default_labels, _label_codes
+
+__all__ = ["bootstrap", "paired_bootstrap", "random_classifier", "sample_confusion"]
 
 
 def _distribution(p, name: str, n: int | None = None) -> np.ndarray:
@@ -104,3 +107,97 @@ def random_classifier(prevalence, prediction, n_items: int, size=None, rng=None)
         raise ValueError(f"prediction must have shape (n,); got {pred.shape}")
     conditional = np.repeat(pred[:, None], pred.shape[0], axis=1)
     return sample_confusion(prevalence, conditional, n_items, size=size, rng=rng)
+
+
+def bootstrap(m, size, rng=None) -> np.ndarray:
+    """Resample the items of one test set with replacement, ``size`` times.
+
+    Each resampled test set has the same number of items as ``m`` and draws
+    every item independently from the cells of ``m`` in proportion to their
+    counts: a multinomial over the ``n * n`` cells. Metrics of the returned
+    stack give the bootstrap distribution of a score on this test set.
+
+    Parameters
+    ----------
+    m : array_like of non-negative integers, shape (n, n)
+        Counts; ``m[i, j]`` = items predicted ``i`` whose true class is ``j``.
+    size : int or tuple of int
+        Number (shape) of resampled test sets.
+    rng : numpy.random.Generator or int, optional
+        Random source or seed.
+
+    Returns
+    -------
+    ndarray of int64, shape ``size + (n, n)``
+
+    Examples
+    --------
+    >>> b = bootstrap([[50, 5], [10, 35]], 4, rng=0)
+    >>> b.shape, b.sum(axis=(-2, -1)).tolist()
+    ((4, 2, 2), [100, 100, 100, 100])
+    """
+    arr = as_confusion(m)
+    if arr.ndim != 2:
+        raise ValueError(f"bootstrap resamples one test set (n, n); got shape {arr.shape}")
+    if not np.all(arr == np.round(arr)):
+        raise ValueError("bootstrap resamples items: m must hold whole-number counts")
+    n = arr.shape[0]
+    total = int(arr.sum())
+    rng = np.random.default_rng(rng)
+    shape = tuple(np.atleast_1d(size).tolist())
+    draws = rng.multinomial(total, arr.ravel() / total, size=shape)
+    return draws.reshape(*shape, n, n).astype(np.int64)
+
+
+def paired_bootstrap(y_true, predictions, size: int, labels=None, rng=None) -> np.ndarray:
+    """Resample the items of one test set and count every system's matrix on each resample.
+
+    All systems are counted on the *same* resampled items, so differences
+    between their scores are paired: the spread of the differences is not
+    inflated by comparing different test sets.
+
+    Parameters
+    ----------
+    y_true : sequence of hashable labels, length N
+        Reference labels of the test set.
+    predictions : sequence of label sequences, each of length N
+        One prediction vector per system.
+    size : int
+        Number of resampled test sets.
+    labels : sequence, optional
+        The classes, in row and column order (default: sorted union of all labels).
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    ndarray of int64, shape ``(size, len(predictions), n, n)``
+        ``out[b, k, i, j]`` = items of resample ``b`` that system ``k`` predicted
+        ``labels[i]`` and whose true class is ``labels[j]``.
+
+    Examples
+    --------
+    >>> out = paired_bootstrap(["a", "b", "a", "b"], [["a", "b", "b", "b"], ["a", "a", "a", "b"]],
+    ...                        5, rng=0)
+    >>> out.shape, out.sum(axis=(-2, -1)).tolist()[0]
+    ((5, 2, 2, 2), [4, 4])
+    """
+    predictions = list(predictions)
+    if not predictions:
+        raise ValueError("predictions is empty: give at least one prediction vector")
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+        raise ValueError(f"size must be a positive integer; got {size!r}")
+    if labels is None:
+        # One label set for every system, so all matrices share rows and columns.
+        truth = _as_label_vector(y_true, "y_true")
+        preds = [_as_label_vector(p, "each prediction vector") for p in predictions]
+        labels = _default_labels(truth, np.concatenate(preds))
+    codes = [_label_codes(y_true, p, labels) for p in predictions]
+    t, n = codes[0][0], codes[0][2]
+    pred = np.stack([c[1] for c in codes])  # (k, N)
+    rng = np.random.default_rng(rng)
+    idx = rng.integers(0, len(t), size=(size, len(t)))  # the same items for every system
+    k = len(predictions)
+    cell = pred[:, idx] * n + t[idx]  # (k, size, N)
+    block = (np.arange(size)[None, :, None] * k + np.arange(k)[:, None, None]) * (n * n)
+    counts = np.bincount((cell + block).ravel(), minlength=size * k * n * n)
+    return counts.reshape(size, k, n, n).astype(np.int64)
