@@ -24,6 +24,7 @@ import numpy as np
 
 import clfmetrics as cm
 from clfmetrics._checks import as_confusion
+from clfmetrics.timing import run_times
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_widgets import bench_widgets
@@ -34,12 +35,7 @@ PER_CLASS = {"precision": cm.precision, "recall": cm.recall, "f1": cm.f1}
 
 def timed(fn, repeat: int) -> dict:
     """Median, min and max wall time of ``fn()`` over ``repeat`` runs (after one warm-up)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+    times = run_times(fn, repeat)
     return {"median": statistics.median(times), "min": min(times), "max": max(times)}
 
 

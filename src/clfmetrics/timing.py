@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
-__all__ = ["median_seconds", "random_counts", "time_growth"]
+__all__ = ["median_seconds", "random_counts", "run_times", "time_growth"]
 
 
-def median_seconds(fn, repeat: int = 5) -> float:
-    """Median wall time of ``fn()`` over ``repeat`` runs, after one warm-up run."""
+def run_times(fn, repeat: int = 5) -> list[float]:
+    """Wall times in seconds of ``repeat`` calls of ``fn()``, after one warm-up call."""
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
         raise ValueError(f"repeat must be a positive integer; got {repeat!r}")
     fn()
@@ -26,7 +26,12 @@ def median_seconds(fn, repeat: int = 5) -> float:
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return times
+
+
+def median_seconds(fn, repeat: int = 5) -> float:
+    """Median wall time of ``fn()`` over ``repeat`` runs, after one warm-up run."""
+    return statistics.median(run_times(fn, repeat))
 
 
 def random_counts(size: int, n: int, rng=None, high: int = 50) -> np.ndarray:
