@@ -22,6 +22,7 @@ from .classwise import (
     _harmonic,
     _margins,
     _precision,
+    _ratio,
     _recall,
     _vsum,
 )
@@ -63,12 +64,15 @@ def _macro_f1(m: np.ndarray, fill: float) -> np.ndarray:
 
 
 def _f1_of_averages(m: np.ndarray, fill: float) -> np.ndarray:
-    return _harmonic(_macro_precision(m, fill), _macro_recall(m, fill))
+    b, p, c = _margins(m)
+    n = m.shape[-1]
+    return _harmonic(_vsum(_ratio(c, b, fill)) / n, _vsum(_ratio(c, p, fill)) / n)
 
 
 def _delta_f1(m: np.ndarray, fill: float) -> np.ndarray:
-    p = _precision(m, fill)
-    r = _recall(m, fill)
+    b, prev, c = _margins(m)
+    p = _ratio(c, b, fill)
+    r = _ratio(c, prev, fill)
     n = m.shape[-1]
     s = p + r
     w = np.where(np.isnan(s), np.nan, 0.0)  # weight 1/(P+R); classes with P + R = 0 drop out
@@ -130,8 +134,8 @@ def micro_precision(m):
     >>> micro_precision([[15, 5], [10, 10]])
     0.625
     """
-    m = as_confusion(m)
-    return scalar_or_array(_vsum(_correct(m)) / _total(m))
+    # The bias (row sums) and the prevalence (column sums) both add up to |S|.
+    return scalar_or_array(_accuracy(as_confusion(m)))
 
 
 def micro_recall(m):
@@ -151,8 +155,8 @@ def micro_recall(m):
     >>> micro_recall([[15, 5], [10, 10]])
     0.625
     """
-    m = as_confusion(m)
-    return scalar_or_array(_vsum(_correct(m)) / _total(m))
+    # The bias (row sums) and the prevalence (column sums) both add up to |S|.
+    return scalar_or_array(_accuracy(as_confusion(m)))
 
 
 def micro_f1(m):
@@ -172,8 +176,7 @@ def micro_f1(m):
     >>> micro_f1([[15, 5], [10, 10]])
     0.625
     """
-    m = as_confusion(m)
-    micro = np.asarray(_vsum(_correct(m)) / _total(m))  # micro P = micro R = accuracy
+    micro = np.asarray(_accuracy(as_confusion(m)))  # micro P = micro R = accuracy
     return scalar_or_array(_harmonic(micro, micro))
 
 

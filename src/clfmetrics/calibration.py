@@ -24,7 +24,7 @@ import numpy as np
 
 from ._checks import as_confusion, fill_value, scalar_or_array
 from .averages import _macro_recall
-from .classwise import _bias, _correct, _prevalence, _ratio
+from .classwise import _bias, _precision, _prevalence
 from .scaling import prevalence_calibrate
 
 __all__ = [
@@ -96,9 +96,7 @@ def calibrated_precision(m, *, zero_division=0) -> np.ndarray:
     >>> calibrated_precision([[30, 5], [10, 15]])
     array([0.75, 0.75])
     """
-    fill = fill_value(zero_division)
-    c = _calibrated(m)
-    return _ratio(_correct(c), _bias(c), fill)
+    return _precision(_calibrated(m), fill_value(zero_division))
 
 
 def calibrated_macro_precision(m, *, zero_division=0):
