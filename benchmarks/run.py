@@ -24,7 +24,7 @@ import numpy as np
 
 import clfmetrics as cm
 from clfmetrics._checks import as_confusion
-from clfmetrics.timing import run_times
+from clfmetrics.timing import count_stack, run_times
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_widgets import bench_widgets
@@ -39,16 +39,11 @@ def timed(fn, repeat: int) -> dict:
     return {"median": statistics.median(times), "min": min(times), "max": max(times)}
 
 
-def random_stack(size: int, n: int, rng) -> np.ndarray:
-    """Count matrices with every row and column non-empty (so no metric hits a 0/0)."""
-    return rng.integers(1, 50, size=(size, n, n)).astype(np.float64)
-
-
 def bench_throughput(sizes: list[tuple[int, int]], repeat: int, rng) -> list[dict]:
     rows = []
     functions = {**cm.METRICS, **PER_CLASS}
     for size, n in sizes:
-        stack = random_stack(size, n, rng)
+        stack = count_stack(size, n, rng)
         floor = timed(stack.sum, repeat)["median"]
         check = timed(lambda s=stack: as_confusion(s), repeat)["median"]
         rows.append(
@@ -95,7 +90,7 @@ def bench_vs_sklearn(lengths: list[int], repeat: int, rng) -> list[dict]:
     for length in lengths:
         y_true = rng.integers(0, 3, size=length)
         y_pred = np.where(rng.random(length) < 0.7, y_true, rng.integers(0, 3, size=length))
-        stack = random_stack(100_000, 3, rng)
+        stack = count_stack(100_000, 3, rng)
         for name, (ours, theirs) in pairs.items():
             rows.append(
                 {
@@ -125,7 +120,7 @@ def _compare(ours, theirs, y_true, y_pred, stack, repeat: int) -> dict:
 def bench_growth(stack_sizes: list[int], class_counts: list[int], repeat: int, rng) -> dict:
     by_size = []
     for size in stack_sizes:
-        stack = random_stack(size, 3, rng)
+        stack = count_stack(size, 3, rng)
         by_size.append(
             {
                 "stack": size,
@@ -135,7 +130,7 @@ def bench_growth(stack_sizes: list[int], class_counts: list[int], repeat: int, r
         )
     by_n = []
     for n in class_counts:
-        stack = random_stack(max(10, 200_000 // (n * n)) if n > 3 else 20_000, n, rng)
+        stack = count_stack(max(10, 200_000 // (n * n)) if n > 3 else 20_000, n, rng)
         per = len(stack)
         by_n.append(
             {

@@ -12,7 +12,7 @@ import pytest
 import clfmetrics as cm
 from clfmetrics.plots.perf import growth_plot
 from clfmetrics.simulate import bootstrap
-from clfmetrics.timing import median_seconds, random_counts, time_growth
+from clfmetrics.timing import count_stack, median_seconds, time_growth
 
 TWEETS = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
 
@@ -52,12 +52,12 @@ def test_bootstrap_interval_contains_the_observed_score():
     assert low < cm.macro_f1(TWEETS) < high
 
 
-def test_random_counts_have_no_empty_row_or_column():
-    stack = random_counts(1_000, 4, rng=0)
+def test_count_stack_has_no_empty_row_or_column():
+    stack = count_stack(1_000, 4, rng=0)
     assert stack.shape == (1_000, 4, 4)
     assert (cm.bias(stack) > 0).all() and (cm.prevalence(stack) > 0).all()
     with pytest.raises(ValueError, match="n >= 2"):
-        random_counts(10, 1)
+        count_stack(10, 1)
 
 
 def test_median_seconds_and_time_growth_report_consistent_numbers():

@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-__all__ = ["median_seconds", "random_counts", "run_times", "time_growth"]
+__all__ = ["count_stack", "median_seconds", "run_times", "time_growth"]
 
 
 def run_times(fn, repeat: int = 5) -> list[float]:
@@ -34,7 +34,7 @@ def median_seconds(fn, repeat: int = 5) -> float:
     return statistics.median(run_times(fn, repeat))
 
 
-def random_counts(size: int, n: int, rng=None, high: int = 50) -> np.ndarray:
+def count_stack(size: int, n: int, rng=None, high: int = 50) -> np.ndarray:
     """A stack of ``size`` random ``n x n`` count matrices with entries in ``[1, high)``.
 
     Every row and column is non-empty, so no metric meets an undefined ratio.
@@ -61,7 +61,7 @@ def time_growth(metric, sizes, n: int = 3, repeat: int = 3, rng=None) -> dict:
         raise ValueError(f"sizes must be at least two positive stack sizes; got {sizes}")
     seconds, floor = [], []
     for size in sizes.tolist():
-        stack = random_counts(size, n, rng)
+        stack = count_stack(size, n, rng)
         seconds.append(median_seconds(lambda s=stack: metric(s), repeat))
         floor.append(median_seconds(stack.sum, repeat))
     seconds, floor = np.array(seconds), np.array(floor)
