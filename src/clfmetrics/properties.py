@@ -36,6 +36,7 @@ from . import METRICS, prevalence_calibrate, prevalence_scale
 from ._checks import as_confusion
 
 __all__ = [
+    "CALIBRATED_SUFFIX",
     "PAPER_TABLE_5",
     "PROPERTIES",
     "TABLE_METRICS",
@@ -45,6 +46,7 @@ __all__ = [
     "PropertyTable",
     "calibrated",
     "compare_with_paper",
+    "is_calibrated_row",
     "is_chance_corrected",
     "is_class_sensitive",
     "is_decomposable",
@@ -63,6 +65,9 @@ PROPERTIES = {
     "PIV": "prevalence invariance",
     "PV": "chance correction",
 }
+
+#: Suffix of a row that describes the metric of the prevalence-calibrated matrix.
+CALIBRATED_SUFFIX = "~"
 
 #: The rows of Table 5, as library functions, in the paper's order.
 TABLE_METRICS = {
@@ -926,7 +931,9 @@ class PropertyTable(_TableView):
         property and lose another.
         """
         out = {n: {p: bool(self.raw[n][p]) for p in PROPERTIES} for n in self.names}
-        out |= {f"{n}~": {p: bool(self.cal[n][p]) for p in PROPERTIES} for n in self.cal}
+        out |= {
+            n + CALIBRATED_SUFFIX: {p: bool(self.cal[n][p]) for p in PROPERTIES} for n in self.cal
+        }
         return out
 
     def rows(self) -> list[list[str]]:
@@ -1102,11 +1109,28 @@ def metrics_with(table: PropertyTable, required, *, allow_calibration=False) -> 
     list of str
         Names in table order; calibrated variants carry a trailing ``~``.
     """
-    required = list(required)
-    unknown = [p for p in required if p not in PROPERTIES]
+    codes = _check_codes(list(required))
+    return _rows_with(table.as_dict(), codes, calibrated=allow_calibration)
+
+
+def _check_codes(props) -> list[str]:
+    """``props`` as a list of property codes (one string is one code); unknown codes raise."""
+    codes = [props] if isinstance(props, str) else list(props)
+    unknown = [c for c in codes if c not in PROPERTIES]
     if unknown:
         raise ValueError(f"unknown property codes {unknown}; use {list(PROPERTIES)}")
-    out = [n for n in table.names if all(table.raw[n][p] for p in required)]
-    if allow_calibration:
-        out += [n + "~" for n in table.names if all(table.cal[n][p] for p in required)]
-    return out
+    return codes
+
+
+def is_calibrated_row(name: str) -> bool:
+    """True for a row of a prevalence-calibrated metric (``'macro_f1~'``)."""
+    return str(name).endswith(CALIBRATED_SUFFIX)
+
+
+def _rows_with(rows: dict, codes, *, calibrated: bool) -> list[str]:
+    """Names of ``rows`` (in order) with every code; ``name~`` rows only if ``calibrated``."""
+    return [
+        name
+        for name, props in rows.items()
+        if (calibrated or not is_calibrated_row(name)) and all(props.get(c, False) for c in codes)
+    ]

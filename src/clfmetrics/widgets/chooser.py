@@ -15,13 +15,16 @@ import html
 
 import ipywidgets as w
 
-from ..properties import PROPERTIES
+from ..properties import (
+    CALIBRATED_SUFFIX,
+    PROPERTIES,
+    _check_codes,
+    _rows_with,
+    is_calibrated_row,
+)
 from ._base import Explorer, Raw, html_table, mark
 
 __all__ = ["CALIBRATED_SUFFIX", "PROPERTIES", "MetricChooser", "matching_metrics", "metric_chooser"]
-
-#: Suffix of a row that describes the metric of the prevalence-calibrated matrix.
-CALIBRATED_SUFFIX = "~"
 
 
 def _check_table(table) -> dict:
@@ -51,19 +54,6 @@ def _check_table(table) -> dict:
     return dict(items)
 
 
-def _check_codes(props) -> list[str]:
-    codes = [props] if isinstance(props, str) else list(props)
-    unknown = [c for c in codes if c not in PROPERTIES]
-    if unknown:
-        raise ValueError(f"unknown property codes {unknown}; use {list(PROPERTIES)}")
-    return codes
-
-
-def is_calibrated_row(name: str) -> bool:
-    """True for a row of a prevalence-calibrated metric (``'macro_f1~'``)."""
-    return str(name).endswith(CALIBRATED_SUFFIX)
-
-
 def matching_metrics(table, required, *, calibrated: bool = False) -> list[str]:
     """The metrics of ``table`` (in its order) that have every property in ``required``.
 
@@ -83,13 +73,7 @@ def matching_metrics(table, required, *, calibrated: bool = False) -> list[str]:
     >>> matching_metrics(t, ["PIV"]), matching_metrics(t, ["PIV"], calibrated=True)
     ([], ['accuracy~'])
     """
-    table = _check_table(table)
-    codes = _check_codes(required)
-    return [
-        name
-        for name, props in table.items()
-        if (calibrated or not is_calibrated_row(name)) and all(props.get(c, False) for c in codes)
-    ]
+    return _rows_with(_check_table(table), _check_codes(required), calibrated=calibrated)
 
 
 class MetricChooser(Explorer):
