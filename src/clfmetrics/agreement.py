@@ -46,28 +46,25 @@ def _parts(m: np.ndarray):
     b *= scale[..., None]  # b, p and c are fresh arrays: scale them in place
     p *= scale[..., None]
     r = _vsum(c) * scale
-    return s * s, b, p, r * s - _dot(p, b)
-
-
-def _undefined_below(s2: np.ndarray) -> np.ndarray:
-    return UNDEFINED_BELOW * s2
+    chance = _dot(p, b)
+    return s * s, b, p, chance, r * s - chance
 
 
 def _kappa(m: np.ndarray, fill: float) -> np.ndarray:
-    s2, b, p, numerator = _parts(m)
-    den = s2 - _dot(p, b)
+    s2, _, _, chance, numerator = _parts(m)
+    den = s2 - chance
     out = np.full(np.shape(numerator), fill)
-    np.divide(numerator, den, out=out, where=den > _undefined_below(s2))
+    np.divide(numerator, den, out=out, where=den > UNDEFINED_BELOW * s2)
     return out
 
 
 def _mcc(m: np.ndarray, fill: float) -> np.ndarray:
-    s2, b, p, numerator = _parts(m)
+    s2, b, p, _, numerator = _parts(m)
     spread_p = s2 - _dot(p, p)
     spread_b = s2 - _dot(b, b)
     # Each factor is tested on its own: float rounding can leave one at 1e-16
     # while the other is of order 1, and their product must not pass.
-    limit = _undefined_below(s2)
+    limit = UNDEFINED_BELOW * s2
     out = np.full(np.shape(numerator), fill)
     np.divide(
         numerator,
