@@ -101,7 +101,7 @@ def _label_codes(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray, i
             f"only {n} class ({labels}) found; pass labels= with every class of the task"
         )
     label_arr = _as_label_vector(labels, "labels")
-    if label_arr.ndim == 1 and vectorisable and _same_simple_kind(yt, label_arr):
+    if vectorisable and _same_simple_kind(yt, label_arr):
         t = _codes_fast(yt, label_arr, "y_true")
         p = _codes_fast(yp, label_arr, "y_pred")
     else:
