@@ -24,7 +24,7 @@ import numpy as np
 
 import clfmetrics as cm
 from clfmetrics._checks import as_confusion
-from clfmetrics.timing import count_stack, run_times
+from clfmetrics.tooling.timing import count_stack, run_times
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_widgets import bench_widgets
@@ -207,13 +207,13 @@ def bench_cached_rebuild() -> dict:
 
 def bench_symbolic(quick: bool) -> list[dict]:
     try:
-        from clfmetrics import symbolic
+        from clfmetrics.theory import lemma
     except ImportError:
         return []
     rows = []
     for n in [2] if quick else [2, 3, 4]:
         start = time.perf_counter()
-        ok = symbolic.delta_lemma_holds(n)
+        ok = lemma.delta_lemma_holds(n)
         rows.append(
             {
                 "derivation": f"delta_lemma_holds({n})",

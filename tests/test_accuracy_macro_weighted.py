@@ -13,8 +13,8 @@ import pytest
 import sympy as sp
 
 import clfmetrics as cm
-from clfmetrics import derivations as sym
-from clfmetrics.search import (
+from clfmetrics.simulate import random_classifier
+from clfmetrics.sources.search import (
     all_counts,
     bookmaker_net_win,
     error_search,
@@ -22,7 +22,7 @@ from clfmetrics.search import (
     random_counts,
     smallest_rise,
 )
-from clfmetrics.simulate import random_classifier
+from clfmetrics.theory import derivations as sym
 
 # --- chapter 2: the nine-example case of the micro-averaging note -----------------------
 

@@ -25,6 +25,8 @@ from clfmetrics.calibration import (
     calibrated_macro_precision,
     calibrated_mcc_closed_form,
     calibrated_precision,
+)
+from clfmetrics.theory.calibration import (
     calibration_identities,
     is_zero,
     symbolic_calibrate,

@@ -16,8 +16,8 @@ import pytest
 import sympy as sp
 
 import clfmetrics as cm
-from clfmetrics.nonmonotonic import add_one_item, error_gains, raising_errors
 from clfmetrics.simulate import random_classifier
+from clfmetrics.sources.nonmonotonic import add_one_item, error_gains, raising_errors
 
 matplotlib.use("Agg")
 

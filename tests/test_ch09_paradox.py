@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from clfmetrics import f1, macro_f1, to_labels
-from clfmetrics.paradox import (
+from clfmetrics.sources.paradox import (
     count_grid,
     macro_f1_skip_undefined,
     proposition_table,

@@ -14,8 +14,8 @@ import pytest
 from sklearn.metrics import f1_score
 
 from clfmetrics import delta_f1, f1_of_averages, macro_f1, to_labels
-from clfmetrics import experiments as E
-from clfmetrics.experiments import PAPER
+from clfmetrics.sources import experiments as E
+from clfmetrics.sources.experiments import PAPER
 
 
 def test_lopsided_two_class_example():

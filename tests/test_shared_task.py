@@ -12,17 +12,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from clfmetrics.shared_task import (
+from clfmetrics.sources.ranking import kendall_tau, rank, rank_correlation, spearman
+from clfmetrics.sources.shared_task import (
     METRIC_COLUMNS,
     ScoreTable,
     consistency_checks,
     inequality_checks,
-    kendall_tau,
     load_semeval2017_task4,
-    rank,
-    rank_correlation,
     recall_spread,
-    spearman,
     winners,
 )
 

@@ -1,4 +1,4 @@
-"""Exact checks of the two-macro-F1 lemma and theorem (Opitz & Burst 2019), clfmetrics.symbolic.
+"""Exact checks of the two-macro-F1 lemma and theorem (Opitz & Burst 2019): clfmetrics.theory.
 
 Expected values come from the source or from hand derivations with fractions,
 never from running the code under test.
@@ -14,7 +14,8 @@ import pytest
 import sympy as sp
 
 from clfmetrics import delta_f1, f1_of_averages, macro_f1, precision, recall
-from clfmetrics import symbolic as S
+from clfmetrics.theory import lemma as L
+from clfmetrics.theory import supremum as S
 
 
 def _sup_by_hand(n: int) -> Fraction:
@@ -39,26 +40,26 @@ def _closed_form_fraction(p, r) -> Fraction:
 def test_lemma_holds_exactly(n):
     """F1 of averages minus averaged F1 equals the lemma's closed form, as rational functions."""
     start = time.perf_counter()
-    assert S.delta_lemma_holds(n) is True
+    assert L.delta_lemma_holds(n) is True
     assert time.perf_counter() - start < 20, "the exact check should take seconds, not minutes"
 
 
 def test_lemma_check_detects_a_wrong_closed_form():
     """The exact comparison is not vacuous: dropping the factor 1/n makes it fail."""
-    p, r = S.class_symbols(3)
-    wrong = S.delta_closed_form(p, r) * 3
-    assert not S.exactly_equal(S.f1_of_averages_expr(p, r) - S.averaged_f1_expr(p, r), wrong)
+    p, r = L.class_symbols(3)
+    wrong = L.delta_closed_form(p, r) * 3
+    assert not L.exactly_equal(L.f1_of_averages_expr(p, r) - L.averaged_f1_expr(p, r), wrong)
 
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_derivation_steps_are_checked_and_end_in_the_closed_form(n):
     """The step-by-step proof has five steps, each a sentence, ending in the lemma."""
-    steps = S.lemma_derivation(n)
+    steps = L.lemma_derivation(n)
     assert len(steps) == 5
     assert all(isinstance(s.sentence, str) and s.sentence for s in steps)
-    p, r = S.class_symbols(n)
-    last = steps[-1].value.subs(S.SIGMA, n * sum(p + r))
-    assert S.exactly_equal(last, S.delta_closed_form(p, r))
+    p, r = L.class_symbols(n)
+    last = steps[-1].value.subs(L.SIGMA, n * sum(p + r))
+    assert L.exactly_equal(last, L.delta_closed_form(p, r))
     assert steps[0]._repr_latex_().startswith("$\\displaystyle \\Delta =")
 
 
@@ -66,23 +67,23 @@ def test_lemma_with_an_empty_class():
     """A class with P = R = 0 drops out of the sums while n still counts it (n = 3, one empty)."""
     p1, p2, r1, r2 = sp.symbols("P_1 P_2 R_1 R_2", positive=True)
     p, r = (p1, p2, sp.Integer(0)), (r1, r2, sp.Integer(0))
-    big = S.f1_of_averages_expr(p, r)
+    big = L.f1_of_averages_expr(p, r)
     small = (2 * p1 * r1 / (p1 + r1) + 2 * p2 * r2 / (p2 + r2)) / 3
-    assert S.exactly_equal(big - small, S.delta_closed_form((p1, p2), (r1, r2), n=3))
+    assert L.exactly_equal(big - small, L.delta_closed_form((p1, p2), (r1, r2), n=3))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_delta_is_certified_nonnegative(n):
     """Theorem part 1: every term of the closed form is a square over positive numbers."""
-    assert S.delta_is_sum_of_nonnegative_terms(n)
+    assert L.delta_is_sum_of_nonnegative_terms(n)
 
 
 def test_count_cross_term_and_common_ratio():
     """P_xR_y - P_yR_x = c_x c_y (p_x b_y - p_y b_x) / (b_x b_y p_x p_y); kappa = 1."""
     cx, cy, bx, by, px, py = sp.symbols("c_x c_y b_x b_y p_x p_y", positive=True)
     by_hand = cx * cy * (px * by - py * bx) / (bx * by * px * py)
-    assert S.exactly_equal(S.count_cross_term(), by_hand)
-    assert S.common_ratio(3) == [1]
+    assert L.exactly_equal(L.count_cross_term(), by_hand)
+    assert L.common_ratio(3) == [1]
 
 
 def test_theorem_part2_edge_cases_from_the_book():
@@ -121,8 +122,8 @@ def test_swap_identity_of_the_source(n):
 def test_boundary_delta_and_fill_gain_by_hand():
     """Boundary gap 2rs/(n(r+s)); filling an empty class gains 2r^2/(n(r+s)(r+s+1))."""
     r, s, n = sp.symbols("r s n", positive=True, integer=True)
-    assert S.exactly_equal(S.boundary_delta(r, s, n), 2 * r * s / (n * (r + s)))
-    assert S.exactly_equal(S.fill_gain(r, s, n), 2 * r**2 / (n * (r + s) * (r + s + 1)))
+    assert L.exactly_equal(S.boundary_delta(r, s, n), 2 * r * s / (n * (r + s)))
+    assert L.exactly_equal(S.fill_gain(r, s, n), 2 * r**2 / (n * (r + s) * (r + s + 1)))
 
 
 @pytest.mark.parametrize("n", range(2, 9))
@@ -188,6 +189,6 @@ def test_bad_number_of_classes_raises():
     """n must be an integer >= 2."""
     for bad in (1, 0, 2.5, True):
         with pytest.raises(ValueError, match="n must be an integer"):
-            S.class_symbols(bad)
+            L.class_symbols(bad)
     with pytest.raises(ValueError, match="z must be finite"):
         S.supremum_sequence(3, -1)

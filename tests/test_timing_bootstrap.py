@@ -12,7 +12,7 @@ import pytest
 import clfmetrics as cm
 from clfmetrics.plots.perf import growth_plot
 from clfmetrics.simulate import bootstrap
-from clfmetrics.timing import count_stack, median_seconds, time_growth
+from clfmetrics.tooling.timing import count_stack, median_seconds, time_growth
 
 TWEETS = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
 

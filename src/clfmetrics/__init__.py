@@ -6,9 +6,18 @@ Burst (2019) and Opitz (2024). scikit-learn's ``confusion_matrix`` is the
 transpose; use :func:`from_sklearn` to convert it.
 
 Every metric takes one matrix ``(n, n)`` or a stack ``(..., n, n)`` and is
-vectorised over the stack. The core imports numpy only; ``clfmetrics.plots``
-(matplotlib), ``clfmetrics.tables`` and the symbolic and widget modules are
-imported on demand.
+vectorised over the stack.
+
+The package has layers, and imports point down only::
+
+    widgets/      explorers (ipywidgets)                     layer 4
+    plots/        figures (matplotlib)                       layer 3
+    properties/   theory/   sources/   tooling/              layer 2: the book's apparatus
+    clfmetrics    the library: the modules in this folder    layer 1: numpy only
+    coursework/   stands apart (reads chapters, grades notebooks)
+
+``import clfmetrics`` loads layer 1 only, and needs nothing but numpy;
+``src/clfmetrics/README.md`` says what each part holds.
 """
 
 from .agreement import kappa, mcc

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._checks import as_confusion
 from ..agreement import _kappa, _mcc
-from ..paradox import scores_from_counts
+from ..sources.paradox import scores_from_counts
 from ..variants import _as_exponent, _as_values, _power_mean
 from .basic import OKABE_ITO, _axes
 

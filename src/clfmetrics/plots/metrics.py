@@ -15,7 +15,7 @@ from .._checks import as_confusion
 from ..averages import _accuracy, _macro_f1, _macro_precision, _weighted_f1
 from ..classwise import _bias, _correct, _prevalence
 from ..scaling import prevalence_scale
-from ..search import precision_gap_construction
+from ..sources.search import precision_gap_construction
 from .basic import OKABE_ITO, _axes, _grouped_bars, _labels, _single
 
 # Okabe & Ito without the yellow, which is hard to see as a thin line or small dot on white.
@@ -146,7 +146,7 @@ def precision_gap_curves(ns=(2, 3, 5, 10), ts=None, *, ax=None, title: str | Non
     r"""Gap :math:`macP(m\lambda) - macP(m)` of the footnote-7 construction against ``t``.
 
     One line per number of classes ``n``, computed with the library on
-    :func:`clfmetrics.search.precision_gap_construction`; the dashed lines mark
+    :func:`clfmetrics.sources.search.precision_gap_construction`; the dashed lines mark
     the supremum :math:`1 - 1/n`.
     """
     ts = np.logspace(0, 4, 60) if ts is None else np.asarray(ts, dtype=float)

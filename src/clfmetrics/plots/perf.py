@@ -13,7 +13,7 @@ __all__ = ["growth_plot"]
 def growth_plot(results: dict, ax=None):
     """Seconds per call against stack size on log-log axes, one line per metric.
 
-    ``results`` maps a label to the output of :func:`clfmetrics.timing.time_growth`.
+    ``results`` maps a label to the output of :func:`clfmetrics.tooling.timing.time_growth`.
     The floor (one read pass over the stack) is drawn dashed for the first entry.
     """
     if not results:

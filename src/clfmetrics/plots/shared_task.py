@@ -10,7 +10,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..shared_task import ScoreTable
+from ..sources.shared_task import ScoreTable
 from .basic import OKABE_ITO
 
 __all__ = ["rank_correlation_heatmap", "recall_dot_plot"]

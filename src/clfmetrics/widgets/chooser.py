@@ -15,13 +15,8 @@ import html
 
 import ipywidgets as w
 
-from ..properties import (
-    CALIBRATED_SUFFIX,
-    PROPERTIES,
-    _check_codes,
-    _rows_with,
-    is_calibrated_row,
-)
+from ..properties import CALIBRATED_SUFFIX, PROPERTIES
+from ..properties.choose import check_codes, is_calibrated_row, rows_with
 from ._base import Explorer, Raw, html_table, mark
 
 __all__ = ["CALIBRATED_SUFFIX", "PROPERTIES", "MetricChooser", "matching_metrics", "metric_chooser"]
@@ -73,7 +68,7 @@ def matching_metrics(table, required, *, calibrated: bool = False) -> list[str]:
     >>> matching_metrics(t, ["PIV"]), matching_metrics(t, ["PIV"], calibrated=True)
     ([], ['accuracy~'])
     """
-    return _rows_with(_check_table(table), _check_codes(required), calibrated=calibrated)
+    return rows_with(_check_table(table), check_codes(required), calibrated=calibrated)
 
 
 class MetricChooser(Explorer):
@@ -107,7 +102,7 @@ class MetricChooser(Explorer):
 
     def require(self, props) -> None:
         """Tick exactly the property codes in ``props`` (e.g. ``["PI", "PIV"]``)."""
-        codes = set(_check_codes(props))
+        codes = set(check_codes(props))
         self._muted = True
         try:
             for code, box in self.checkboxes.items():

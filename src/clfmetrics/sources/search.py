@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_confusion
-from .classwise import _bias, _prevalence
-from .confusion import confusion_matrix
+from .._checks import as_confusion
+from ..classwise import _bias, _prevalence
+from ..confusion import confusion_matrix
 from .nonmonotonic import error_gains
 
 __all__ = [

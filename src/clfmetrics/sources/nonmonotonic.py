@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import as_confusion
+from .._checks import as_confusion
 
 __all__ = ["add_one_item", "error_gains", "raising_errors"]
 

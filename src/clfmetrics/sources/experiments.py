@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from .averages import delta_f1, f1_of_averages, macro_f1
-from .simulate import random_classifier
+from ..averages import delta_f1, f1_of_averages, macro_f1
+from ..simulate import random_classifier
 
 __all__ = [
     "PAPER",

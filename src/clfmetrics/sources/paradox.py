@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import as_confusion
-from .classwise import _f1, _harmonic, _precision, _recall
+from .._checks import as_confusion
+from ..classwise import _f1, _harmonic, _precision, _recall
 
 __all__ = [
     "PROPOSITIONS",
