@@ -283,7 +283,6 @@ def bookmaker_net_win(y_true, y_pred, labels=None) -> float:
     return float(np.sum((yt == yp) * odds) - len(yt))
 
 
-
 def random_class_items(y_true, size: int, rng=None) -> np.ndarray:
     """Indices of items drawn by macro recall's experiment: a uniform class, then one of its items.
 
@@ -325,6 +324,7 @@ def random_class_items(y_true, size: int, rng=None) -> np.ndarray:
     gen = np.random.default_rng(rng)
     cls = gen.integers(0, len(sizes), size=size)
     return grouped[starts[cls] + gen.integers(0, sizes[cls])]
+
 
 def precision_gap_construction(n: int, t) -> tuple[np.ndarray, np.ndarray]:
     r"""The matrix and scaling of Opitz (2024), footnote 7, that move macro precision by almost
