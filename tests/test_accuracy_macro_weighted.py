@@ -180,7 +180,6 @@ def test_bookmaker_win_equals_formula_exactly(seed):
     assert bookmaker_net_win(y_true, y_pred) == pytest.approx(float(exact), rel=1e-12)
 
 
-
 @pytest.mark.parametrize("labels", [["zebra", "apple", "mango"], [2, 0, 1], ["a", "b", "c"]])
 def test_random_class_items_draws_a_class_then_an_item(labels):
     """Chapter 3, reading 1: P(item) = 1/(n * size of its class), for labels in any order.
@@ -210,6 +209,7 @@ def test_random_class_items_rejects_bad_input():
         random_class_items([[0, 1], [1, 0]], 10)
     with pytest.raises(ValueError, match="size must be"):
         random_class_items([0, 1], 0)
+
 
 def test_bookmaker_identity_symbolic():
     """sympy: sum_i correct(i) |S|/prevalence(i) - |S| = |S| (n macR - 1) for a 3x3 matrix."""
@@ -361,7 +361,6 @@ def test_smallest_two_class_counterexample():
     assert rise.gain == pytest.approx(1 / 7 - 2 / 15, abs=1e-12)
 
 
-
 def test_all_counts_without_the_filter_lists_every_composition():
     """require_seen=False keeps all C(total + n^2 - 1, n^2 - 1) matrices, absent classes too."""
     from math import comb
@@ -399,6 +398,7 @@ def test_truly_smallest_weighted_f1_counterexample():
             )
             assert got == pytest.approx(value, abs=1e-15)
     assert np.isnan(cm.weighted_f1(rise.before, zero_division="nan"))
+
 
 def test_accuracy_and_macro_recall_never_rise_on_the_search():
     """On random 3x3 matrices: errors raise weighted F1 sometimes, accuracy and macR never."""

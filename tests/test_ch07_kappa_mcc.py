@@ -137,7 +137,6 @@ def test_equality_iff_bias_equals_prevalence():
     assert abs(cm.mcc(M8)) > abs(cm.kappa(M8))
 
 
-
 def test_equality_with_zero_numerator_needs_no_b_equal_p():
     """The 'or both are 0' of the chapter: b != p, numerator 0, so kappa = MCC = 0."""
     m = [[10, 43, 0], [1, 1, 0], [0, 0, 1]]  # Table 7: chance level, b != p
@@ -158,6 +157,7 @@ def test_majority_guesser_kappa_zero_unless_one_class_only():
     assert _exact_parts(only)[:2] == (0, 0)
     assert np.isnan(cm.kappa(only, zero_division="nan"))
     assert cm.kappa(only) == 0.0 and cm.mcc(only) == 0.0
+
 
 def test_source_reason_min_reading_is_false():
     """Bias (0.6, 0.4), prevalence (0.9, 0.1): p.b = 0.58 > b.b = 0.52, so p.b <= min fails."""

@@ -414,7 +414,6 @@ def test_macro_recall_is_balanced_accuracy_when_every_class_occurs(cases):
         np.testing.assert_allclose(got, expected, RTOL, ATOL)
 
 
-
 def test_balanced_accuracy_drops_a_class_that_never_occurs():
     """Chapter 3's caveat: with a class absent from y_true the two differ.
 
@@ -428,6 +427,7 @@ def test_balanced_accuracy_drops_a_class_that_never_occurs():
     assert sk == pytest.approx((1 / 2 + 1) / 2)
     assert cm.macro_recall(m) == pytest.approx((1 / 2 + 1 + 0) / 3)
     assert cm.macro_recall(m, zero_division=1) == pytest.approx((1 / 2 + 1 + 1) / 3)
+
 
 def test_weighted_f1_matches_f1_score_weighted(cases):
     """weighted_f1 weights class-wise F1 by prevalence, as f1_score(average='weighted')."""
