@@ -19,6 +19,10 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     assign = commands.add_parser("assign", help="run otter assign on the chapters")
     assign.add_argument("--out", type=Path, help="default: ROOT/_build/assignments")
+    assign.add_argument("--jobs", type=int, default=1, help="chapters to assign at the same time")
+    assign.add_argument(
+        "--no-run-tests", action="store_true", help="skip otter's check of the teacher notebooks"
+    )
     assign.add_argument("chapters", nargs="*", type=Path, help="default: every notebook chapter")
     grade = commands.add_parser("grade", help="grade submitted notebooks with otter run")
     grade.add_argument("submissions", type=Path, help="folder of submitted files (or one file)")
@@ -31,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     assignments = getattr(args, "assignments", None) or args.root / "_build" / "assignments"
     if args.command == "assign":
         out = args.out or assignments
-        manifest = write_assignments(args.root, out, args.chapters or None)
+        manifest = write_assignments(
+            args.root, out, args.chapters or None, not args.no_run_tests, args.jobs
+        )
         for entry in manifest["chapters"]:
             graded = [ex for ex in entry["exercises"] if ex["graded"]]
             points = sum(ex["points"] for ex in graded)

@@ -7,6 +7,7 @@ import io
 import json
 import shutil
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -50,11 +51,12 @@ def _teacher(notebook: nbformat.NotebookNode, assignment: Assignment) -> nbforma
     return notebook
 
 
-def assign_chapter(assignment: Assignment, root: Path, out: Path) -> dict:
+def assign_chapter(assignment: Assignment, root: Path, out: Path, run_tests: bool = True) -> dict:
     """Run ``otter assign`` on the master notebook of one chapter and copy its three products.
 
     Writes ``out/student/NN-slug.ipynb``, ``out/teacher/NN-slug.ipynb`` and
-    ``out/autograder/NN-slug.zip``; returns the chapter's manifest entry.
+    ``out/autograder/NN-slug.zip``; returns the chapter's manifest entry. With ``run_tests``,
+    otter grades the solution notebook with the new zip and fails unless it scores full points.
     """
     from otter.assign import main as otter_assign
 
@@ -70,7 +72,12 @@ def assign_chapter(assignment: Assignment, root: Path, out: Path) -> dict:
         log = io.StringIO()
         try:
             with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
-                otter_assign(str(work / f"{stem}.ipynb"), str(work / "dist"), no_pdfs=True)
+                otter_assign(
+                    str(work / f"{stem}.ipynb"),
+                    str(work / "dist"),
+                    no_pdfs=True,
+                    no_run_tests=not run_tests,
+                )
         except Exception as exc:
             raise RuntimeError(f"otter assign failed on {stem}:\n{log.getvalue()}") from exc
         dist = work / "dist"
@@ -97,6 +104,8 @@ def write_assignments(
     root: Path | str = ".",
     out: Path | str | None = None,
     chapters: list[Path] | None = None,
+    run_tests: bool = True,
+    jobs: int = 1,
 ) -> dict:
     """Run otter assign on every chapter with graded exercises; write ``out/manifest.json``.
 
@@ -109,6 +118,11 @@ def write_assignments(
         ``autograder`` folders are replaced.
     chapters : list of paths, optional
         Chapter sources; by default every notebook chapter of ``_toc.yml``.
+    run_tests : bool
+        Let otter grade each teacher notebook and fail unless it scores full points (this
+        executes every chapter; about as long again as the rest).
+    jobs : int
+        How many chapters to assign at the same time (one process each).
 
     Returns
     -------
@@ -122,6 +136,11 @@ def write_assignments(
     for which in ("student", "teacher", "autograder"):
         shutil.rmtree(out / which, ignore_errors=True)
         (out / which).mkdir(parents=True)
-    manifest = {"chapters": [assign_chapter(a, root, out) for a in assignments if a.graded]}
+    graded = [a for a in assignments if a.graded]
+    # otter assign changes the working directory, so parallel chapters need processes
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        n = len(graded)
+        entries = list(pool.map(assign_chapter, graded, [root] * n, [out] * n, [run_tests] * n))
+    manifest = {"chapters": entries}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
