@@ -21,7 +21,7 @@ help:
 	@echo "make serve  build, then serve the book on http://127.0.0.1:$(PORT)"
 	@echo "make bench  time the library, chapters and derivations (QUICK=1: seconds)"
 	@echo "make clean  remove _build (keeps .venv)"
-	@echo "make assignments  otter-grader student/teacher notebooks and autograder zips in _build/assignments"
+	@echo "make assignments [JOBS=1]  otter assign: student, teacher notebooks, autograder zips in _build/assignments"
 	@echo "make grade SUBMISSIONS=dir [TIMEOUT=120] [JOBS=1]  grade submitted notebooks into _build/grades"
 
 setup: $(STAMP)
@@ -68,11 +68,13 @@ clean:
 # otter assign on every chapter with exercises; `make grade` re-runs it when a chapter has changed.
 MANIFEST := _build/assignments/manifest.json
 
+ASSIGN := $(BIN)/python -m clfmetrics.coursework assign $(if $(JOBS),--jobs $(JOBS))
+
 assignments: $(STAMP)
-	$(BIN)/python -m clfmetrics.coursework assign
+	$(ASSIGN)
 
 $(MANIFEST): $(STAMP) _toc.yml $(wildcard chapters/*.md) $(wildcard src/clfmetrics/coursework/*.py)
-	$(BIN)/python -m clfmetrics.coursework assign
+	$(ASSIGN)
 
 # Checked when the Makefile is read, so a missing folder stops before any set-up work.
 ifneq ($(filter grade,$(MAKECMDGOALS)),)
