@@ -99,6 +99,9 @@ def test_every_chapter_with_exercises_has_three_products(assigned):
         for path in (f"student/{stem}.ipynb", f"teacher/{stem}.ipynb", f"autograder/{stem}.zip"):
             assert (out / path).is_file(), path
         nbformat.validate(nbformat.read(out / "student" / f"{stem}.ipynb", as_version=4))
+    teacher = (out / "teacher" / "01-confusion-matrix.ipynb").read_text()
+    assert "**Solution of ex-ch01-bayes.** Both ratios share the numerator" in teacher
+    assert "# BEGIN SOLUTION" in teacher and ":class:" not in teacher
 
 
 def _hidden_lines(assignment) -> set[str]:

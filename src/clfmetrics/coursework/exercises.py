@@ -1,12 +1,13 @@
-"""Find a chapter's exercises and derive its teacher and student notebooks.
+"""Find a chapter's exercises and label their cells.
 
 A chapter is a MyST Markdown notebook (jupytext ``md:myst``). Its exercises are ``{exercise}``
 blocks with a ``:label:``. A code exercise has its answer in code cells inside a gated
-``{solution-start} <label>`` … ``{solution-end}`` dropdown (tagged ``solution``) and a later code
-cell tagged ``check``; a text exercise has a ``{solution} <label>`` block. The student copy drops
-all solution prose and replaces every solution cell by a stub; both copies label the solution and
-check cells with cell metadata ``{"clfmetrics": {"exercise": label, "role": ...}}``, which the
-grader uses to find them again.
+``{solution-start} <label>`` … ``{solution-end}`` dropdown (tagged ``solution``), then a code cell
+tagged ``check`` (the public hint) and directly after it one tagged ``hidden-check`` and
+``remove-cell`` (the hidden decision); a text exercise has a ``{solution} <label>`` block.
+:func:`build_assignment` labels the solution, check and hidden-check cells with cell metadata
+``{"clfmetrics": {"exercise": label, "role": ...}}`` and collects each exercise's task, solution
+prose and points, from which :mod:`.master` writes otter's master notebook.
 """
 
 from __future__ import annotations
@@ -257,6 +258,8 @@ def build_assignment(path: Path, root: Path | None = None) -> Assignment:
             role, label = ROLES[tag], last_solution
             if role == "hidden" and not exercise(label).check_cells:
                 raise ValueError(f"{where}: a hidden-check cell must follow the check cell")
+            if role == "hidden" and "remove-cell" not in tags:
+                raise ValueError(f"{where}: tag the hidden-check cell remove-cell too")
             if role == "check" and not exercise(label).check_cells:
                 exercise(label).points = _points(cell, where)
         if role:

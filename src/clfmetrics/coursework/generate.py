@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -29,6 +30,14 @@ def grading_requirements(root: Path) -> str:
     )
 
 
+def _prose(lines: list[str]) -> str:
+    """A solution's explanation without the directive's leftovers (options, its closing fence)."""
+    k = 0
+    while k < len(lines) and re.match(r"^\s*(:[\w-]+:.*|`{3,}|:{3,})?\s*$", lines[k]):
+        k += 1
+    return "\n".join(lines[k:]).strip()
+
+
 def _teacher(notebook: nbformat.NotebookNode, assignment: Assignment) -> nbformat.NotebookNode:
     """Otter's solution notebook with each exercise's solution prose put back before its answer."""
     done = set()
@@ -37,14 +46,14 @@ def _teacher(notebook: nbformat.NotebookNode, assignment: Assignment) -> nbforma
         label = cell.get("metadata", {}).get(META, {}).get("exercise")
         ex = assignment.exercises.get(label)
         if ex is not None and ex.prose and label not in done:
-            prose = "\n".join(ex.prose).strip()
+            prose = _prose(ex.prose)
             cells.append(nbformat.v4.new_markdown_cell(f"**Solution of {label}.** {prose}"))
             done.add(label)
         cells.append(cell)
     notebook.cells = cells
     for ex in assignment.exercises.values():
         if ex.prose and ex.label not in done:  # text exercises: answers at the end
-            prose = "\n".join(ex.prose).strip()
+            prose = _prose(ex.prose)
             notebook.cells.append(
                 nbformat.v4.new_markdown_cell(f"**Answer to {ex.label}.** {prose}")
             )
