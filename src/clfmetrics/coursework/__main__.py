@@ -28,7 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("submissions", type=Path, help="folder of submitted files (or one file)")
     grade.add_argument("--assignments", type=Path, help="default: ROOT/_build/assignments")
     grade.add_argument("--out", type=Path, help="default: ROOT/_build/grades")
-    grade.add_argument("--timeout", type=float, default=120, help="seconds per notebook")
+    grade.add_argument(
+        "--timeout", type=float, default=300, help="seconds per notebook, otter included"
+    )
     grade.add_argument("--jobs", type=int, default=1, help="notebooks to grade at the same time")
     args = parser.parse_args(argv)
 

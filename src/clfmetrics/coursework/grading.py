@@ -129,7 +129,7 @@ def grade_notebook(
     path: Path,
     chapters: list[dict],
     assignments: Path,
-    timeout: float = 120,
+    timeout: float = 300,
     name: str | None = None,
 ) -> Graded:
     """Grade one submitted file against its chapter's autograder zip."""
@@ -206,7 +206,7 @@ def grade_submissions(
     submissions: Path | str,
     assignments: Path | str,
     out: Path | str,
-    timeout: float = 120,
+    timeout: float = 300,
     jobs: int = 1,
 ) -> tuple[list[GradeRow], str]:
     """Grade every file in ``submissions``; write ``grades.csv`` and ``summary.txt`` to ``out``.
