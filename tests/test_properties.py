@@ -124,6 +124,18 @@ def test_class_sensitivity():
         bumped.append(cm.macro_recall(x))
     assert abs(bumped[0] - bumped[1]) > 1e-6
     assert (a == b) == (c == d), "a witness compares two correct cells or two error cells"
+    # the witness is the one the chapter describes: whole counts, two correct items, and the
+    # item of the rarer class is worth more
+    assert np.array_equal(m, np.round(m)) and a == b and c == d
+    assert res.evidence["scores"] == (bumped[0], bumped[1]) and bumped[0] > bumped[1]
+    assert cm.prevalence(m)[a] < cm.prevalence(m)[c]
+
+
+@pytest.mark.parametrize("name", ["macro_precision", "kappa", "mcc", "weighted_f1"])
+def test_class_sensitivity_witness_in_whole_counts(name):
+    """Every PII witness of the table's metrics is a matrix of whole counts."""
+    res = is_class_sensitive(cm.METRICS[name])
+    assert res and np.array_equal(res.evidence["m"], np.round(res.evidence["m"]))
 
 
 # ------------------------------------------------------------------ PIII
