@@ -175,14 +175,35 @@ def _stacks(n: int, rng) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 7])
 def test_delta_between_zero_and_supremum_on_random_stacks(n):
-    """0 <= Delta <= sup(n) on thousands of dense, sparse, skewed and lopsided matrices."""
+    """0 <= Delta < sup(n) on thousands of dense, sparse, skewed and lopsided matrices."""
     rng = np.random.default_rng(100 + n)
     sup = float(_sup_by_hand(n))
     for stack in _stacks(n, rng):
         d = delta_f1(stack)
         assert np.all(d >= 0)
-        assert np.all(d <= sup + 1e-12)
+        assert np.all(d < sup), "no matrix attains the supremum (proved for even n only)"
         assert np.allclose(d, f1_of_averages(stack) - macro_f1(stack), atol=1e-12)
+        # the chapter's proof of Delta < 1/2: Delta <= sum(d^2/w) / (2n), every term below 1
+        terms = S.half_bound_terms(precision(stack), recall(stack))
+        assert np.all(d <= terms.sum(axis=-1) / (2 * n) + 1e-12)
+        assert np.all(terms < 1) and np.all(d < 0.5)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_spread_form_of_delta_is_exact(n):
+    """Delta = (sum d^2/w - (sum d)^2 / sum w) / (2n) with d = P - R, w = P + R, exactly."""
+    assert S.spread_form_holds(n)
+    p, r = L.class_symbols(n)
+    assert not L.exactly_equal(L.delta_closed_form(p, r), 2 * S.spread_form(p, r))
+
+
+def test_half_bound_terms_by_hand_and_the_zero_division_caveat():
+    """(P, R) = (1, 0) gives the term 1, (1/2, 1/4) gives (1/4)^2/(3/4) = 1/12, (0, 0) gives 0.
+    With undefined ratios counted as 1 a single misclassified item reaches Delta = 1/2."""
+    terms = S.half_bound_terms([1.0, 0.5, 0.0], [0.0, 0.25, 0.0])
+    assert np.allclose(terms, [1.0, 1 / 12, 0.0])
+    never = [[0, 0], [1, 0]]
+    assert delta_f1(never) == 0 and delta_f1(never, zero_division=1) == 0.5
 
 
 def test_bad_number_of_classes_raises():

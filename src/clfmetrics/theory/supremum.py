@@ -24,8 +24,11 @@ __all__ = [
     "boundary_delta",
     "delta_supremum",
     "fill_gain",
+    "half_bound_terms",
     "sequence_delta",
     "sequence_limit",
+    "spread_form",
+    "spread_form_holds",
     "supremum_sequence",
     "supremum_sequence_symbolic",
     "swap_identity_holds",
@@ -100,6 +103,47 @@ def delta_supremum(n: int) -> sp.Rational:
     rr = sp.Symbol("r", nonnegative=True, integer=True)
     on_boundary = boundary_delta(rr, n - rr, n)
     return max(sp.Rational(on_boundary.subs(rr, k)) for k in range(n + 1))
+
+
+def spread_form(p, r) -> sp.Expr:
+    r""":math:`\Delta` written with :math:`d_x = P_x - R_x` and :math:`w_x = P_x + R_x`:
+
+    .. math::
+
+        \Delta = \frac{1}{2n}\Big(\sum_x \frac{d_x^2}{w_x}
+                  - \frac{(\sum_x d_x)^2}{\sum_x w_x}\Big).
+
+    It follows from :math:`\frac{UV}{U+V} = \frac{U+V}{4} - \frac{(U-V)^2}{4(U+V)}`,
+    applied to each class (:math:`U, V = P_x, R_x`) and to the sums
+    (:math:`U, V = \sum P, \sum R`). The second term is :math:`\ge 0`, so
+    :math:`\Delta \le \frac{1}{2n}\sum_x d_x^2/w_x` (:func:`half_bound_terms`).
+    """
+    n = len(p)
+    d = [px - rx for px, rx in zip(p, r, strict=True)]
+    w = [px + rx for px, rx in zip(p, r, strict=True)]
+    spread = sp.Add(*[dx**2 / wx for dx, wx in zip(d, w, strict=True)])
+    return (spread - sp.Add(*d) ** 2 / sp.Add(*w)) / (2 * n)
+
+
+def spread_form_holds(n: int) -> bool:
+    r"""Prove :func:`spread_form` equals :math:`\mathbb{F}_1 - \mathcal{F}_1` for ``n`` classes
+    with positive :math:`P_x, R_x` (exact rational arithmetic)."""
+    p, r = class_symbols(n)
+    return exactly_equal(f1_of_averages_expr(p, r) - averaged_f1_expr(p, r), spread_form(p, r))
+
+
+def half_bound_terms(precision, recall) -> np.ndarray:
+    r"""The class terms :math:`d_x^2 / w_x = (P_x - R_x)^2/(P_x + R_x)` (0 where :math:`w_x = 0`).
+
+    Each is at most :math:`|P_x - R_x| \le 1`, and equals 1 only for
+    :math:`(P_x, R_x) = (1, 0)` or :math:`(0, 1)`, so
+    :math:`\Delta \le \frac{1}{2n}\sum_x d_x^2/w_x \le \frac12`. Arrays of any
+    shape ``(..., n)``.
+    """
+    p, r = np.asarray(precision, dtype=float), np.asarray(recall, dtype=float)
+    w = p + r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(w > 0, (p - r) ** 2 / np.where(w > 0, w, 1.0), 0.0)
 
 
 def _sequence_entries(n: int):
