@@ -94,3 +94,10 @@ def test_exact_kappa_mcc_agrees_with_the_library():
 def test_exact_kappa_mcc_rejects_non_count_matrices(bad):
     with pytest.raises(ValueError, match="non-negative integers"):
         C.exact_kappa_mcc(bad)
+
+
+def test_unknown_metric_raises():
+    M = confusion_symbols(2)
+    for f in (C.gradient, C.printed_gradient, C.corrected_gradient):
+        with pytest.raises(ValueError, match="metric must be one of"):
+            f("accuracy", M)

@@ -24,6 +24,7 @@ import numpy as np
 import sympy as sp
 
 from .derivations import (
+    _pick,
     bias_expr,
     confusion_symbols,
     correct_expr,
@@ -33,7 +34,7 @@ from .derivations import (
     prevalence_expr,
     total_expr,
 )
-from .derivations import gradient as _linear_gradient
+from .derivations import gradient as _differentiate
 
 __all__ = [
     "CORRECTED",
@@ -103,19 +104,14 @@ _EXPRESSIONS = {
 }
 
 
-def _expr(metric: str):
-    if metric not in _EXPRESSIONS:
-        raise ValueError(f"metric must be one of {sorted(_EXPRESSIONS)}; got {metric!r}")
-    return _EXPRESSIONS[metric]
-
-
 def gradient(metric: str, M: sp.Matrix) -> sp.Matrix:
-    r""":math:`\partial\,metric/\partial m_{i,j}` by differentiating the definition."""
-    expr = _expr(metric)(M)
-    return sp.Matrix(M.rows, M.cols, lambda i, j: sp.diff(expr, M[i, j]))
+    r""":math:`\partial\,metric/\partial m_{i,j}` by differentiating the definition, for
+    ``metric`` in ``{'macro_f1', 'f1_of_averages', 'kappa', 'mcc'}``."""
+    return _differentiate(_pick(_EXPRESSIONS, metric), M)
 
 
 def _closed_form(metric: str, M: sp.Matrix, printed: bool) -> sp.Matrix:
+    _pick(_EXPRESSIONS, metric)  # validates the name
     n = M.rows
     s, r, b, p = _parts(M)
     c = correct_expr(M)
@@ -131,8 +127,8 @@ def _closed_form(metric: str, M: sp.Matrix, printed: bool) -> sp.Matrix:
         return sp.Matrix(n, n, cell)
     if metric == "f1_of_averages":
         mp, mr = macro_precision_expr(M), macro_recall_expr(M)
-        dp = _linear_gradient("macro_precision", M)
-        dr = _linear_gradient("macro_recall", M)
+        dp = _differentiate("macro_precision", M)
+        dr = _differentiate("macro_recall", M)
         if printed:
             eps = mr + mp - mp * mr
             return sp.Matrix(n, n, lambda i, j: 2 * (dr[i, j] + dp[i, j]) * eps / (mr + mp))
