@@ -197,6 +197,39 @@ def test_spread_form_of_delta_is_exact(n):
     assert not L.exactly_equal(L.delta_closed_form(p, r), 2 * S.spread_form(p, r))
 
 
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_pushing_a_class_outwards_never_lowers_delta(n):
+    """Step 1 of chapter 4's bound: dG/dw_k = (u_k - mean u)^2 exactly, and numerically the
+    pushed configuration (max(P, R) = 1 per class) has at least the gap of the original."""
+    assert S.weight_derivative_holds(n)
+    rng = np.random.default_rng(n)
+    p, r = rng.random((20_000, n)) ** 3, rng.random((20_000, n)) ** 3
+    p[:, 0] = r[:, 0] = 0  # an empty class
+    pp, rr = S.push_outwards(p, r)
+    assert np.all(np.maximum(pp, rr) == 1)
+    before, after = _delta_from_pr(p, r), _delta_from_pr(pp, rr)
+    assert np.all(after >= before - 1e-12)
+    assert np.all(after <= float(_sup_by_hand(n)) + 1e-12)
+
+
+def _delta_from_pr(p, r):
+    """F1 of averages minus averaged F1 from precision/recall arrays (..., n); 0/0 := 0."""
+    w = p + r
+    f1 = np.where(w > 0, 2 * p * r / np.where(w > 0, w, 1.0), 0.0).mean(axis=-1)
+    pm, rm = p.mean(axis=-1), r.mean(axis=-1)
+    return np.where(pm + rm > 0, 2 * pm * rm / np.where(pm + rm > 0, pm + rm, 1.0), 0.0) - f1
+
+
+def test_odd_bound_curve():
+    """h(n) = n - 1/n, and h' has numerator (n + 1)^2 - 4e(n + 1) + 2e^2 at s = n - 1 + e."""
+    s, n, h = S.odd_bound()
+    e = sp.Symbol("e")
+    assert sp.simplify(h.subs(s, n) - (n - 1 / n)) == 0
+    num, den = sp.fraction(sp.together(sp.diff(h, s).subs(s, n - 1 + e)))
+    assert sp.expand(num - ((n + 1) ** 2 - 4 * e * (n + 1) + 2 * e**2)) == 0
+    assert sp.expand(den - (n + 1 - e) ** 2) == 0
+
+
 def test_half_bound_terms_by_hand_and_the_zero_division_caveat():
     """(P, R) = (1, 0) gives the term 1, (1/2, 1/4) gives (1/4)^2/(3/4) = 1/12, (0, 0) gives 0.
     With undefined ratios counted as 1 a single misclassified item reaches Delta = 1/2."""

@@ -25,6 +25,8 @@ __all__ = [
     "delta_supremum",
     "fill_gain",
     "half_bound_terms",
+    "odd_bound",
+    "push_outwards",
     "sequence_delta",
     "sequence_limit",
     "spread_form",
@@ -32,6 +34,7 @@ __all__ = [
     "supremum_sequence",
     "supremum_sequence_symbolic",
     "swap_identity_holds",
+    "weight_derivative_holds",
 ]
 
 
@@ -144,6 +147,41 @@ def half_bound_terms(precision, recall) -> np.ndarray:
     w = p + r
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(w > 0, (p - r) ** 2 / np.where(w > 0, w, 1.0), 0.0)
+
+
+def weight_derivative_holds(n: int) -> bool:
+    r"""Prove :math:`\partial G/\partial w_k = (u_k - \bar u)^2` for
+    :math:`G = \sum_x w_x u_x^2 - (\sum_x w_x u_x)^2/\sum_x w_x`, :math:`\bar u = \sum w u/\sum w`.
+
+    :math:`G = 2n\Delta` when :math:`u_x = d_x/w_x`; so moving a class outwards
+    along its ray (:math:`w_x` up, :math:`u_x` fixed) never lowers :math:`\Delta`.
+    """
+    class_symbols(n)
+    w = sp.symbols(f"w_1:{n + 1}", positive=True)
+    u = sp.symbols(f"u_1:{n + 1}", real=True)
+    sw, swu = sp.Add(*w), sp.Add(*[a * b for a, b in zip(w, u, strict=True)])
+    g = sp.Add(*[a * b**2 for a, b in zip(w, u, strict=True)]) - swu**2 / sw
+    return exactly_equal(sp.diff(g, w[0]), (u[0] - swu / sw) ** 2)
+
+
+def push_outwards(precision, recall) -> tuple[np.ndarray, np.ndarray]:
+    r"""Move every class along its ray from :math:`(0, 0)` until :math:`\max(P_x, R_x) = 1`;
+    an empty class :math:`(0, 0)` goes to :math:`(1, 1)`. Never lowers :math:`\Delta`
+    (:func:`weight_derivative_holds`). Arrays of shape ``(..., n)``."""
+    p, r = np.asarray(precision, dtype=float), np.asarray(recall, dtype=float)
+    top = np.maximum(p, r)
+    safe = np.where(top > 0, top, 1.0)
+    return np.where(top > 0, p / safe, 1.0), np.where(top > 0, r / safe, 1.0)
+
+
+def odd_bound() -> tuple[sp.Symbol, sp.Symbol, sp.Expr]:
+    r"""The bound :math:`h(s) = s - (s - n + 1)^2/(2n - s)` on :math:`2n\Delta` for odd ``n``
+    when :math:`s = \sum_x |P_x - R_x| > n - 1` (all classes pushed outwards).
+
+    Returns ``(s, n, h)``; :math:`h(n) = n - 1/n`, i.e. :math:`\Delta \le \frac12 - \frac1{2n^2}`.
+    """
+    s_, n_ = sp.symbols("s n", positive=True)
+    return s_, n_, s_ - (s_ - n_ + 1) ** 2 / (2 * n_ - s_)
 
 
 def _sequence_entries(n: int):
