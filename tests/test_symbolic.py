@@ -183,10 +183,9 @@ def test_delta_between_zero_and_supremum_on_random_stacks(n):
         assert np.all(d >= 0)
         assert np.all(d < sup), "no matrix attains the supremum (proved for even n only)"
         assert np.allclose(d, f1_of_averages(stack) - macro_f1(stack), atol=1e-12)
-        # the chapter's proof of Delta < 1/2: Delta <= sum(d^2/w) / (2n), every term below 1
-        terms = S.half_bound_terms(precision(stack), recall(stack))
-        assert np.all(d <= terms.sum(axis=-1) / (2 * n) + 1e-12)
-        assert np.all(terms < 1) and np.all(d < 0.5)
+        # step 3 of chapter 4's proof: after the push no class of a matrix is at (1, 0) or (0, 1)
+        pp, rr = S.push_outwards(precision(stack), recall(stack))
+        assert np.all(np.abs(pp - rr).sum(axis=-1) < n)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -230,11 +229,11 @@ def test_odd_bound_curve():
     assert sp.expand(den - (n + 1 - e) ** 2) == 0
 
 
-def test_half_bound_terms_by_hand_and_the_zero_division_caveat():
-    """(P, R) = (1, 0) gives the term 1, (1/2, 1/4) gives (1/4)^2/(3/4) = 1/12, (0, 0) gives 0.
-    With undefined ratios counted as 1 a single misclassified item reaches Delta = 1/2."""
-    terms = S.half_bound_terms([1.0, 0.5, 0.0], [0.0, 0.25, 0.0])
-    assert np.allclose(terms, [1.0, 1 / 12, 0.0])
+def test_push_by_hand_and_the_zero_division_caveat():
+    """(1/2, 1/4) goes to (1, 1/2), (0, 0) to (1, 1), (0.3, 1) stays. With undefined ratios
+    counted as 1 a single misclassified item reaches Delta = 1/2."""
+    pp, rr = S.push_outwards([0.5, 0.0, 0.3], [0.25, 0.0, 1.0])
+    assert np.allclose(pp, [1.0, 1.0, 0.3]) and np.allclose(rr, [0.5, 1.0, 1.0])
     never = [[0, 0], [1, 0]]
     assert delta_f1(never) == 0 and delta_f1(never, zero_division=1) == 0.5
 

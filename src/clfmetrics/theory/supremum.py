@@ -24,7 +24,6 @@ __all__ = [
     "boundary_delta",
     "delta_supremum",
     "fill_gain",
-    "half_bound_terms",
     "odd_bound",
     "push_outwards",
     "sequence_delta",
@@ -118,8 +117,8 @@ def spread_form(p, r) -> sp.Expr:
 
     It follows from :math:`\frac{UV}{U+V} = \frac{U+V}{4} - \frac{(U-V)^2}{4(U+V)}`,
     applied to each class (:math:`U, V = P_x, R_x`) and to the sums
-    (:math:`U, V = \sum P, \sum R`). The second term is :math:`\ge 0`, so
-    :math:`\Delta \le \frac{1}{2n}\sum_x d_x^2/w_x` (:func:`half_bound_terms`).
+    (:math:`U, V = \sum P, \sum R`). Chapter 4 bounds :math:`\Delta` from it
+    (with :func:`weight_derivative_holds` and :func:`odd_bound`).
     """
     n = len(p)
     d = [px - rx for px, rx in zip(p, r, strict=True)]
@@ -133,20 +132,6 @@ def spread_form_holds(n: int) -> bool:
     with positive :math:`P_x, R_x` (exact rational arithmetic)."""
     p, r = class_symbols(n)
     return exactly_equal(f1_of_averages_expr(p, r) - averaged_f1_expr(p, r), spread_form(p, r))
-
-
-def half_bound_terms(precision, recall) -> np.ndarray:
-    r"""The class terms :math:`d_x^2 / w_x = (P_x - R_x)^2/(P_x + R_x)` (0 where :math:`w_x = 0`).
-
-    Each is at most :math:`|P_x - R_x| \le 1`, and equals 1 only for
-    :math:`(P_x, R_x) = (1, 0)` or :math:`(0, 1)`, so
-    :math:`\Delta \le \frac{1}{2n}\sum_x d_x^2/w_x \le \frac12`. Arrays of any
-    shape ``(..., n)``.
-    """
-    p, r = np.asarray(precision, dtype=float), np.asarray(recall, dtype=float)
-    w = p + r
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(w > 0, (p - r) ** 2 / np.where(w > 0, w, 1.0), 0.0)
 
 
 def weight_derivative_holds(n: int) -> bool:
