@@ -178,17 +178,26 @@ def accuracy_skew_grid(
     ys : ndarray (n_y,)
     delta : ndarray (n_y, n_x)
     """
+
+    def build(xs, ys):  # (n_y, 1, 1, n) prevalences, (1, n_x, 1, n, n) classifiers
+        return skewed_prevalence(n, ys)[:, None, None, :], accuracy_conditional(n, xs)[
+            None, :, None
+        ]
+
+    return _grid(n, n_x, n_y, reps, n_items, rng, build)
+
+
+def _grid(n, n_x, n_y, reps, n_items, rng, build):
+    """x from 1/n to 1, y from 0 to 1, and the mean Δ of ``reps`` data sets per cell.
+
+    ``build(xs, ys)`` returns the prevalences and classifiers, broadcastable to
+    ``(n_y, n_x, reps, n)`` and ``(n_y, n_x, reps, n, n)``.
+    """
     xs = np.linspace(1.0 / n, 1.0, n_x)
     ys = np.linspace(0.0, 1.0, n_y)
-    prev = skewed_prevalence(n, ys)[:, None, None, :]  # (n_y, 1, 1, n)
-    cond = accuracy_conditional(n, xs)[None, :, None]  # (1, n_x, 1, n, n)
-    return xs, ys, _mean_delta(prev, cond, (n_y, n_x, reps, n), n_items, rng)
-
-
-def _mean_delta(prev, cond, shape, n_items, rng) -> np.ndarray:
-    """Mean Δ over the ``reps`` axis of data sets sampled for every grid cell."""
-    m = sample_grid(np.broadcast_to(prev, shape), cond, n_items, rng)
-    return delta_f1(m).mean(axis=-1)
+    prev, cond = build(xs, ys)
+    m = sample_grid(np.broadcast_to(prev, (n_y, n_x, reps, n)), cond, n_items, rng)
+    return xs, ys, delta_f1(m).mean(axis=-1)
 
 
 def error_spread_conditional(n: int, x, y) -> np.ndarray:
@@ -234,10 +243,13 @@ def accuracy_spread_grid(
     ys : ndarray (n_y,)
     delta : ndarray (n_y, n_x)
     """
-    xs = np.linspace(1.0 / n, 1.0, n_x)
-    ys = np.linspace(0.0, 1.0, n_y)
-    cond = error_spread_conditional(n, xs[None, :], ys[:, None])[:, :, None]  # (n_y, n_x, 1, n, n)
-    return xs, ys, _mean_delta(np.full(n, 1.0 / n), cond, (n_y, n_x, reps, n), n_items, rng)
+
+    def build(xs, ys):  # balanced prevalence, (n_y, n_x, 1, n, n) classifiers
+        return np.full(n, 1.0 / n), error_spread_conditional(n, xs[None, :], ys[:, None])[
+            :, :, None
+        ]
+
+    return _grid(n, n_x, n_y, reps, n_items, rng, build)
 
 
 def all_binary_matrices(prevalence=(10, 20)) -> np.ndarray:
