@@ -29,6 +29,14 @@ from .averages import (
 from .classwise import bias, correct, f1, precision, prevalence, recall
 from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
 from .scaling import prevalence_calibrate, prevalence_scale
+from .uncertainty import (
+    Interval,
+    interval,
+    interval_from_labels,
+    mcnemar,
+    paired_interval,
+    permutation_test,
+)
 
 __version__ = "0.1.0"
 
@@ -63,6 +71,7 @@ CLASSWISE = {
 __all__ = [
     "CLASSWISE",
     "METRICS",
+    "Interval",
     "accuracy",
     "bias",
     "confusion_matrix",
@@ -73,14 +82,19 @@ __all__ = [
     "from_sklearn",
     "geometric_macro_recall",
     "harmonic_macro_recall",
+    "interval",
+    "interval_from_labels",
     "kappa",
     "macro_f1",
     "macro_precision",
     "macro_recall",
     "mcc",
+    "mcnemar",
     "micro_f1",
     "micro_precision",
     "micro_recall",
+    "paired_interval",
+    "permutation_test",
     "precision",
     "prevalence",
     "prevalence_calibrate",

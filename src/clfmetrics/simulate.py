@@ -9,7 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from ._checks import as_confusion
-from .confusion import _as_label_vector, _default_labels, _label_codes
+from ._resample import (
+    cell_indicator,
+    check_size,
+    joint_codes,
+    multinomial_matrices,
+    patterns,
+)
 
 __all__ = ["bootstrap", "paired_bootstrap", "random_classifier", "sample_confusion"]
 
@@ -154,7 +160,10 @@ def paired_bootstrap(y_true, predictions, size: int, labels=None, rng=None) -> n
 
     All systems are counted on the *same* resampled items, so differences
     between their scores are paired: the spread of the differences is not
-    inflated by comparing different test sets.
+    inflated by comparing different test sets. The items are resampled through
+    their joint cells (true class and every system's prediction): one
+    multinomial draw over the distinct joint cells per resample, so the cost
+    does not grow with the number of items.
 
     Parameters
     ----------
@@ -181,23 +190,9 @@ def paired_bootstrap(y_true, predictions, size: int, labels=None, rng=None) -> n
     >>> out.shape, out.sum(axis=(-2, -1)).tolist()[0]
     ((5, 2, 2, 2), [4, 4])
     """
-    predictions = list(predictions)
-    if not predictions:
-        raise ValueError("predictions is empty: give at least one prediction vector")
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-        raise ValueError(f"size must be a positive integer; got {size!r}")
-    if labels is None:
-        # One label set for every system, so all matrices share rows and columns.
-        truth = _as_label_vector(y_true, "y_true")
-        preds = [_as_label_vector(p, "each prediction vector") for p in predictions]
-        labels = _default_labels(truth, np.concatenate(preds))
-    codes = [_label_codes(y_true, p, labels) for p in predictions]
-    t, n = codes[0][0], codes[0][2]
-    pred = np.stack([c[1] for c in codes])  # (k, N)
-    rng = np.random.default_rng(rng)
-    idx = rng.integers(0, len(t), size=(size, len(t)))  # the same items for every system
-    k = len(predictions)
-    cell = pred[:, idx] * n + t[idx]  # (k, size, N)
-    block = (np.arange(size)[None, :, None] * k + np.arange(k)[:, None, None]) * (n * n)
-    counts = np.bincount((cell + block).ravel(), minlength=size * k * n * n)
-    return counts.reshape(size, k, n, n).astype(np.int64)
+    size = check_size(size)
+    codes, n, _ = joint_codes(y_true, predictions, labels)
+    rows, counts = patterns(codes, n)
+    maps = [cell_indicator(pred, rows[0], n) for pred in rows[1:]]
+    stacks = multinomial_matrices(counts, maps, n, size, np.random.default_rng(rng))
+    return np.stack(stacks, axis=1)

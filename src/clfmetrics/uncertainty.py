@@ -1,0 +1,455 @@
+r"""How sure is a score, and is one system really better than another?
+
+Bootstrap intervals, paired comparisons and tests for any metric of the
+library, computed on counts rather than items. Resampling the ``N`` items of
+a test set with replacement is one multinomial draw over the cells of its
+confusion matrix; resampling two systems on the same items is one draw over
+the joint cells (true class, prediction of A, prediction of B). The cost of a
+resample therefore grows with the number of cells, not with ``N``, and all
+resamples go through the metric as one stack.
+
+Convention: ``m[i, j]`` = items predicted ``i`` whose true class is ``j``.
+
+References: the percentile and BCa intervals follow Efron & Tibshirani (1993,
+ch. 13–14) and DiCiccio & Efron (1996); the add-one p-value of the
+permutation test follows Phipson & Smyth (2010); the exact McNemar test is
+McNemar (1947) with the binomial p-value of scipy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+from . import _resample as rs
+from ._checks import as_confusion
+from .confusion import confusion_matrix
+
+__all__ = [
+    "Interval",
+    "McNemarResult",
+    "interval",
+    "interval_from_labels",
+    "mcnemar",
+    "paired_interval",
+    "permutation_test",
+]
+
+METHODS = ("percentile", "bca")
+_NORMAL = NormalDist()
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A point estimate with a bootstrap confidence interval.
+
+    Attributes
+    ----------
+    estimate : float
+        The metric on the observed test set (or the observed difference).
+    low, high : float
+        Ends of the interval.
+    level : float
+        Nominal coverage, e.g. 0.95.
+    method : str
+        ``"percentile"`` or ``"bca"``.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    level: float
+    method: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.estimate:.3f} [{self.low:.3f}, {self.high:.3f}] "
+            f"({self.level:.0%} {self.method})"
+        )
+
+    def __contains__(self, value) -> bool:
+        return self.low <= value <= self.high
+
+
+@dataclass(frozen=True)
+class McNemarResult:
+    """The exact McNemar test of two systems' accuracy on the same items.
+
+    Attributes
+    ----------
+    statistic : int
+        ``min(a_only, b_only)``, the count the exact test refers to a binomial.
+    pvalue : float
+        Two-sided exact p-value, ``P(Binomial(a_only + b_only, 1/2)`` as extreme).
+    a_only : int
+        Items that system A labels correctly and system B does not.
+    b_only : int
+        Items that system B labels correctly and system A does not.
+    """
+
+    statistic: int
+    pvalue: float
+    a_only: int
+    b_only: int
+
+
+def _resolve_metric(metric):
+    """The metric as ``(name, function)``; a name is looked up in ``clfmetrics.METRICS``."""
+    from . import METRICS  # the package's registry; imported late to avoid a cycle
+
+    if isinstance(metric, str):
+        if metric not in METRICS:
+            raise ValueError(f"unknown metric {metric!r}; choose one of {sorted(METRICS)}")
+        return metric, METRICS[metric]
+    if not callable(metric):
+        raise ValueError(
+            f"metric must be a function of a confusion matrix or a name in METRICS; got {metric!r}"
+        )
+    return getattr(metric, "__name__", repr(metric)), metric
+
+
+def _scores(func, stack: np.ndarray) -> np.ndarray:
+    scores = np.asarray(func(stack), dtype=np.float64)
+    if scores.shape != stack.shape[:-2]:
+        raise ValueError(
+            f"metric must return one number per matrix of a stack; for shape {stack.shape} "
+            f"it returned shape {scores.shape}"
+        )
+    return scores
+
+
+def _score(func, m: np.ndarray) -> float:
+    """The metric of one matrix, as a float (same shape check as :func:`_scores`)."""
+    return float(_scores(func, m[None])[0])
+
+
+def _count_matrix(m) -> np.ndarray:
+    arr = as_confusion(m)
+    if arr.ndim != 2:
+        raise ValueError(f"m must be one count matrix (n, n); got shape {arr.shape}")
+    rs.whole_counts(arr)
+    return arr
+
+
+def _acceleration(func, m: np.ndarray) -> float:
+    r"""BCa acceleration from the jackknife over items.
+
+    Leaving out one item of cell ``(i, j)`` gives the matrix ``m - e_ij`` whoever
+    the item is, so the ``N`` jackknife values take at most ``n**2`` distinct
+    values, each repeated ``m[i, j]`` times:
+    :math:`a = \sum_c m_c d_c^3 / (6 (\sum_c m_c d_c^2)^{3/2})` with
+    :math:`d_c = \bar\theta - \theta_{(c)}` (Efron & Tibshirani 1993, eq. 14.15).
+    """
+    n = m.shape[0]
+    cells = np.flatnonzero(m.ravel() > 0)
+    left_out = np.repeat(m[None], cells.size, axis=0).reshape(cells.size, n * n)
+    left_out[np.arange(cells.size), cells] -= 1
+    left_out = left_out.reshape(-1, n, n)
+    weights = m.ravel()[cells]
+    if weights.sum() < 2 or (left_out.sum(axis=(-2, -1)) == 0).any():
+        raise ValueError("bca needs at least 2 items: the jackknife leaves one out")
+    theta = _scores(func, left_out)
+    if not np.isfinite(theta).all():
+        raise ValueError(
+            "bca is undefined here: the metric is not finite on a leave-one-out matrix; "
+            "use method='percentile'"
+        )
+    d = np.average(theta, weights=weights) - theta
+    spread = np.sum(weights * d**2)
+    if spread == 0:
+        return 0.0
+    return float(np.sum(weights * d**3) / (6 * spread**1.5))
+
+
+def _bounds(stats, estimate, level, method, acceleration=0.0):
+    """Interval ends from the bootstrap values ``stats`` (percentile or BCa)."""
+    alpha = (1 - level) / 2
+    finite = stats[np.isfinite(stats)]
+    if finite.size == 0:
+        return float("nan"), float("nan")
+    if method == "percentile":
+        low, high = np.quantile(finite, [alpha, 1 - alpha])
+        return float(low), float(high)
+    if finite.min() == finite.max():
+        return float(finite[0]), float(finite[0])
+    # BCa: bias correction z0 from the share of resamples below the estimate
+    # (Efron & Tibshirani 1993, eq. 14.14). Scores of counts are discrete, so
+    # resamples equal to the estimate count half, as in scipy.stats.bootstrap;
+    # the share is kept off 0 and 1 so that z0 is finite.
+    below = (np.count_nonzero(finite < estimate) + 0.5 * np.count_nonzero(finite == estimate)) / (
+        finite.size
+    )
+    below = min(max(below, 0.5 / finite.size), 1 - 0.5 / finite.size)
+    z0 = _NORMAL.inv_cdf(below)
+    qs = []
+    for z in (_NORMAL.inv_cdf(alpha), _NORMAL.inv_cdf(1 - alpha)):
+        shifted = z0 + (z0 + z) / (1 - acceleration * (z0 + z))
+        qs.append(_NORMAL.cdf(shifted))
+    low, high = np.quantile(finite, qs)
+    return float(low), float(high)
+
+
+def _interval_of_stack(func, m, stack, level, method) -> Interval:
+    """Interval of ``func`` from an already drawn stack of resampled matrices of ``m``."""
+    estimate = _score(func, m)
+    acc = _acceleration(func, m) if method == "bca" else 0.0
+    low, high = _bounds(_scores(func, stack), estimate, level, method, acc)
+    return Interval(estimate, low, high, level, method)
+
+
+def _resample_matrix(m: np.ndarray, size: int, rng) -> np.ndarray:
+    n = m.shape[0]
+    counts = m.ravel()
+    cells = np.flatnonzero(counts)
+    true, pred = cells % n, cells // n
+    (stack,) = rs.multinomial_matrices(
+        counts[cells], [rs.cell_indicator(pred, true, n)], n, size, rng
+    )
+    return stack
+
+
+def interval(metric, m, *, level=0.95, size=10_000, method="percentile", rng=None) -> Interval:
+    r"""Bootstrap confidence interval of a metric on one test set.
+
+    Each of ``size`` resampled test sets draws the ``N`` items of ``m`` with
+    replacement, which is one multinomial draw of ``N`` over the cells with
+    probabilities ``m / N``; the metric scores the whole stack in one call.
+
+    - ``"percentile"``: the :math:`\alpha/2` and :math:`1 - \alpha/2` quantiles of
+      the resampled scores, :math:`\alpha = 1 -` ``level``.
+    - ``"bca"`` (bias-corrected and accelerated): the quantiles
+      :math:`\Phi(z_0 + (z_0 + z_q) / (1 - a (z_0 + z_q)))` for
+      :math:`z_q = \Phi^{-1}(\alpha/2), \Phi^{-1}(1 - \alpha/2)`, with
+      :math:`z_0 = \Phi^{-1}(\text{share of resamples below the estimate})` and
+      the acceleration :math:`a` from the jackknife over items, which reduces to
+      the ``n**2`` leave-one-out matrices weighted by their counts.
+
+    Parameters
+    ----------
+    metric : callable or str
+        A function of a stack of confusion matrices (any of the library's
+        metrics) or its name in ``clfmetrics.METRICS``.
+    m : array_like of non-negative whole numbers, shape (n, n)
+        Counts; ``m[i, j]`` = items predicted ``i`` whose true class is ``j``.
+    level : float, default 0.95
+        Nominal coverage, strictly between 0 and 1.
+    size : int, default 10_000
+        Number of resampled test sets.
+    method : {"percentile", "bca"}, default "percentile"
+    rng : numpy.random.Generator or int, optional
+        Random source or seed.
+
+    Returns
+    -------
+    Interval
+
+    Raises
+    ------
+    ValueError
+        For an unknown metric, a matrix that is not one square count matrix of
+        whole numbers, ``level`` outside (0, 1), ``size`` < 1 or an unknown method.
+
+    Examples
+    --------
+    >>> iv = interval("accuracy", [[60, 15, 5], [35, 170, 40], [5, 15, 55]], size=2000, rng=0)
+    >>> iv.estimate, iv.low < iv.estimate < iv.high
+    (0.7125, True)
+    """
+    _, func = _resolve_metric(metric)
+    arr = _count_matrix(m)
+    level, size = rs.check_level(level), rs.check_size(size)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}; got {method!r}")
+    stack = _resample_matrix(arr, size, np.random.default_rng(rng))
+    return _interval_of_stack(func, arr, stack, level, method)
+
+
+def interval_from_labels(
+    metric, y_true, y_pred, *, labels=None, level=0.95, size=10_000, method="percentile", rng=None
+) -> Interval:
+    """:func:`interval` of the confusion matrix counted from two label vectors.
+
+    Parameters
+    ----------
+    metric : callable or str
+        As in :func:`interval`.
+    y_true, y_pred : sequence of hashable labels, equal length
+        Reference labels and predictions.
+    labels : sequence, optional
+        The classes in row and column order (default: sorted union of the labels).
+    level, size, method, rng
+        As in :func:`interval`.
+
+    Returns
+    -------
+    Interval
+
+    Examples
+    --------
+    >>> iv = interval_from_labels("accuracy", list("aabbb"), list("abbbb"), size=500, rng=0)
+    >>> iv.estimate
+    0.8
+    """
+    m = confusion_matrix(y_true, y_pred, labels=labels)
+    return interval(metric, m, level=level, size=size, method=method, rng=rng)
+
+
+def _pair(y_true, pred_a, pred_b, labels=None):
+    codes, n, _ = rs.joint_codes(y_true, [pred_a, pred_b], labels)
+    rows, counts = rs.patterns(codes, n)
+    return rows, counts, n
+
+
+def paired_interval(
+    metric, y_true, pred_a, pred_b, *, level=0.95, size=10_000, labels=None, rng=None
+) -> Interval:
+    r"""Percentile bootstrap interval of ``metric(A) - metric(B)`` on the same items.
+
+    Items are resampled jointly: each resample is one multinomial draw over the
+    ``n**3`` joint cells (true class, prediction of A, prediction of B), and
+    both systems' matrices are counted from the same draw. The interval of the
+    differences is narrower than what two separate intervals suggest whenever
+    the two systems tend to be right and wrong on the same items.
+
+    Parameters
+    ----------
+    metric : callable or str
+        As in :func:`interval`.
+    y_true, pred_a, pred_b : sequence of hashable labels, equal length
+        Reference labels and the two systems' predictions on the same items.
+    level : float, default 0.95
+    size : int, default 10_000
+    labels : sequence, optional
+        The classes (default: sorted union of all labels).
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    Interval
+        ``estimate`` is the observed difference A - B.
+
+    Examples
+    --------
+    >>> y = [0, 0, 1, 1, 2, 2] * 20
+    >>> a = [0, 0, 1, 1, 2, 0] * 20
+    >>> b = [0, 1, 1, 0, 2, 0] * 20
+    >>> iv = paired_interval("accuracy", y, a, b, size=2000, rng=0)
+    >>> round(iv.estimate, 3), iv.low > 0
+    (0.333, True)
+    """
+    name, func = _resolve_metric(metric)
+    level, size = rs.check_level(level), rs.check_size(size)
+    rows, counts, n = _pair(y_true, pred_a, pred_b, labels)
+    return _paired_intervals({name: func}, rows, counts, n, level, size, rng)[name]
+
+
+def _system_matrices(rows: np.ndarray, counts: np.ndarray, n: int):
+    """Both systems' observed count matrices from the joint patterns."""
+    t, a, b = rows
+    return tuple(np.bincount(p * n + t, counts, n * n).reshape(n, n) for p in (a, b))
+
+
+def _paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
+    """Paired percentile intervals of A - B for several metrics from one joint resample."""
+    t, a, b = rows
+    maps = [rs.cell_indicator(a, t, n), rs.cell_indicator(b, t, n)]
+    stack_a, stack_b = rs.multinomial_matrices(counts, maps, n, size, np.random.default_rng(rng))
+    m_a, m_b = _system_matrices(rows, counts, n)
+    out = {}
+    for name, func in funcs.items():
+        estimate = _score(func, m_a) - _score(func, m_b)
+        diffs = _scores(func, stack_a) - _scores(func, stack_b)
+        low, high = _bounds(diffs, estimate, level, "percentile")
+        out[name] = Interval(estimate, low, high, level, "percentile")
+    return out
+
+
+def _permutation_pvalues(funcs: dict, rows, counts, n, size, rng) -> dict:
+    """Swap-test p-values of A - B for several metrics from one set of random swaps."""
+    m_a, m_b = _system_matrices(rows, counts, n)
+    swap_a, swap_b = rs.swapped_matrices(rows, counts, n, size, np.random.default_rng(rng))
+    out = {}
+    for name, func in funcs.items():
+        observed = _score(func, m_a) - _score(func, m_b)
+        diffs = _scores(func, swap_a) - _scores(func, swap_b)
+        # A relative tolerance, so that swaps reproducing the observed split count as ties.
+        as_extreme = np.abs(diffs) >= abs(observed) * (1 - 1e-9) - 1e-12
+        out[name] = float((1 + np.count_nonzero(as_extreme)) / (1 + size))
+    return out
+
+
+def permutation_test(
+    metric, y_true, pred_a, pred_b, *, size=10_000, labels=None, rng=None
+) -> float:
+    r"""Two-sided p-value of the paired permutation (swap) test of ``metric(A) - metric(B)``.
+
+    Under the null hypothesis that the two systems are exchangeable, each
+    item's two predictions are equally likely to have come from either system.
+    Each permutation swaps them with probability 1/2, independently per item:
+    for a joint cell (true ``t``, A says ``a``, B says ``b``) with ``a != b``
+    holding ``c`` items, a ``Binomial(c, 1/2)`` number of them change sides. The
+    p-value is :math:`(1 + \#\{|d^*| \ge |d|\}) / (1 + \text{size})`, which never
+    returns 0 (Phipson & Smyth 2010).
+
+    Parameters
+    ----------
+    metric : callable or str
+        As in :func:`interval`.
+    y_true, pred_a, pred_b : sequence of hashable labels, equal length
+    size : int, default 10_000
+        Number of random permutations.
+    labels : sequence, optional
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    float
+        The p-value, in ``(0, 1]``.
+
+    Examples
+    --------
+    >>> y = [0, 1] * 50
+    >>> permutation_test("accuracy", y, y, y, size=200, rng=0)
+    1.0
+    """
+    name, func = _resolve_metric(metric)
+    size = rs.check_size(size)
+    rows, counts, n = _pair(y_true, pred_a, pred_b, labels)
+    return _permutation_pvalues({name: func}, rows, counts, n, size, rng)[name]
+
+
+def mcnemar(y_true, pred_a, pred_b, *, labels=None) -> McNemarResult:
+    """Exact McNemar test: do two systems have the same accuracy on these items?
+
+    Only the items on which exactly one system is right carry information:
+    ``a_only`` (A right, B wrong) and ``b_only``. Under the null hypothesis each
+    of these ``a_only + b_only`` items is equally likely to favour either
+    system, so ``a_only ~ Binomial(a_only + b_only, 1/2)``; the p-value is
+    scipy's exact two-sided binomial test.
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : sequence of hashable labels, equal length
+    labels : sequence, optional
+
+    Returns
+    -------
+    McNemarResult
+
+    Examples
+    --------
+    >>> r = mcnemar([0, 1, 0, 1, 0, 1], [0, 1, 0, 1, 0, 0], [1, 0, 1, 1, 0, 0])
+    >>> r.a_only, r.b_only, round(r.pvalue, 3)
+    (3, 0, 0.25)
+    """
+    from scipy.stats import binomtest
+
+    codes, _, _ = rs.joint_codes(y_true, [pred_a, pred_b], labels)
+    right_a, right_b = codes[1] == codes[0], codes[2] == codes[0]
+    a_only = int(np.count_nonzero(right_a & ~right_b))
+    b_only = int(np.count_nonzero(right_b & ~right_a))
+    discordant = a_only + b_only
+    pvalue = 1.0 if discordant == 0 else float(binomtest(a_only, discordant, 0.5).pvalue)
+    return McNemarResult(min(a_only, b_only), pvalue, a_only, b_only)
