@@ -9,10 +9,10 @@ import pytest
 from scipy import stats
 
 import clfmetrics as cm
+from clfmetrics._intervals import acceleration
 from clfmetrics.simulate import sample_confusion
 from clfmetrics.uncertainty import (
     Interval,
-    _acceleration,
     interval,
     interval_from_labels,
     mcnemar,
@@ -84,7 +84,7 @@ def test_bca_acceleration_equals_the_item_jackknife():
     )
     d = theta.mean() - theta
     direct = np.sum(d**3) / (6 * np.sum(d**2) ** 1.5)
-    assert _acceleration(cm.macro_f1, m.astype(float)) == pytest.approx(direct, rel=1e-12)
+    assert acceleration(cm.macro_f1, m.astype(float)) == pytest.approx(direct, rel=1e-12)
 
 
 def test_bca_matches_scipy_on_accuracy():

@@ -19,12 +19,11 @@ McNemar (1947) with the binomial p-value of scipy.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 
 from . import _resample as rs
-from ._checks import as_confusion
+from ._intervals import acceleration, bounds, count_matrix, resolve_metric, score, scores
 from .confusion import confusion_matrix
 
 __all__ = [
@@ -38,7 +37,6 @@ __all__ = [
 ]
 
 METHODS = ("percentile", "bca")
-_NORMAL = NormalDist()
 
 
 @dataclass(frozen=True)
@@ -95,107 +93,11 @@ class McNemarResult:
     b_only: int
 
 
-def _resolve_metric(metric):
-    """The metric as ``(name, function)``; a name is looked up in ``clfmetrics.METRICS``."""
-    from . import METRICS  # the package's registry; imported late to avoid a cycle
-
-    if isinstance(metric, str):
-        if metric not in METRICS:
-            raise ValueError(f"unknown metric {metric!r}; choose one of {sorted(METRICS)}")
-        return metric, METRICS[metric]
-    if not callable(metric):
-        raise ValueError(
-            f"metric must be a function of a confusion matrix or a name in METRICS; got {metric!r}"
-        )
-    return getattr(metric, "__name__", repr(metric)), metric
-
-
-def _scores(func, stack: np.ndarray) -> np.ndarray:
-    scores = np.asarray(func(stack), dtype=np.float64)
-    if scores.shape != stack.shape[:-2]:
-        raise ValueError(
-            f"metric must return one number per matrix of a stack; for shape {stack.shape} "
-            f"it returned shape {scores.shape}"
-        )
-    return scores
-
-
-def _score(func, m: np.ndarray) -> float:
-    """The metric of one matrix, as a float (same shape check as :func:`_scores`)."""
-    return float(_scores(func, m[None])[0])
-
-
-def _count_matrix(m) -> np.ndarray:
-    arr = as_confusion(m)
-    if arr.ndim != 2:
-        raise ValueError(f"m must be one count matrix (n, n); got shape {arr.shape}")
-    rs.whole_counts(arr)
-    return arr
-
-
-def _acceleration(func, m: np.ndarray) -> float:
-    r"""BCa acceleration from the jackknife over items.
-
-    Leaving out one item of cell ``(i, j)`` gives the matrix ``m - e_ij`` whoever
-    the item is, so the ``N`` jackknife values take at most ``n**2`` distinct
-    values, each repeated ``m[i, j]`` times:
-    :math:`a = \sum_c m_c d_c^3 / (6 (\sum_c m_c d_c^2)^{3/2})` with
-    :math:`d_c = \bar\theta - \theta_{(c)}` (Efron & Tibshirani 1993, eq. 14.15).
-    """
-    n = m.shape[0]
-    cells = np.flatnonzero(m.ravel() > 0)
-    left_out = np.repeat(m[None], cells.size, axis=0).reshape(cells.size, n * n)
-    left_out[np.arange(cells.size), cells] -= 1
-    left_out = left_out.reshape(-1, n, n)
-    weights = m.ravel()[cells]
-    if weights.sum() < 2 or (left_out.sum(axis=(-2, -1)) == 0).any():
-        raise ValueError("bca needs at least 2 items: the jackknife leaves one out")
-    theta = _scores(func, left_out)
-    if not np.isfinite(theta).all():
-        raise ValueError(
-            "bca is undefined here: the metric is not finite on a leave-one-out matrix; "
-            "use method='percentile'"
-        )
-    d = np.average(theta, weights=weights) - theta
-    spread = np.sum(weights * d**2)
-    if spread == 0:
-        return 0.0
-    return float(np.sum(weights * d**3) / (6 * spread**1.5))
-
-
-def _bounds(stats, estimate, level, method, acceleration=0.0):
-    """Interval ends from the bootstrap values ``stats`` (percentile or BCa)."""
-    alpha = (1 - level) / 2
-    finite = stats[np.isfinite(stats)]
-    if finite.size == 0:
-        return float("nan"), float("nan")
-    if method == "percentile":
-        low, high = np.quantile(finite, [alpha, 1 - alpha])
-        return float(low), float(high)
-    if finite.min() == finite.max():
-        return float(finite[0]), float(finite[0])
-    # BCa: bias correction z0 from the share of resamples below the estimate
-    # (Efron & Tibshirani 1993, eq. 14.14). Scores of counts are discrete, so
-    # resamples equal to the estimate count half, as in scipy.stats.bootstrap;
-    # the share is kept off 0 and 1 so that z0 is finite.
-    below = (np.count_nonzero(finite < estimate) + 0.5 * np.count_nonzero(finite == estimate)) / (
-        finite.size
-    )
-    below = min(max(below, 0.5 / finite.size), 1 - 0.5 / finite.size)
-    z0 = _NORMAL.inv_cdf(below)
-    qs = []
-    for z in (_NORMAL.inv_cdf(alpha), _NORMAL.inv_cdf(1 - alpha)):
-        shifted = z0 + (z0 + z) / (1 - acceleration * (z0 + z))
-        qs.append(_NORMAL.cdf(shifted))
-    low, high = np.quantile(finite, qs)
-    return float(low), float(high)
-
-
 def _interval_of_stack(func, m, stack, level, method) -> Interval:
     """Interval of ``func`` from an already drawn stack of resampled matrices of ``m``."""
-    estimate = _score(func, m)
-    acc = _acceleration(func, m) if method == "bca" else 0.0
-    low, high = _bounds(_scores(func, stack), estimate, level, method, acc)
+    estimate = score(func, m)
+    acc = acceleration(func, m) if method == "bca" else 0.0
+    low, high = bounds(scores(func, stack), estimate, level, method, acc)
     return Interval(estimate, low, high, level, method)
 
 
@@ -257,8 +159,8 @@ def interval(metric, m, *, level=0.95, size=10_000, method="percentile", rng=Non
     >>> iv.estimate, iv.low < iv.estimate < iv.high
     (0.7125, True)
     """
-    _, func = _resolve_metric(metric)
-    arr = _count_matrix(m)
+    _, func = resolve_metric(metric)
+    arr = count_matrix(m)
     level, size = rs.check_level(level), rs.check_size(size)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}; got {method!r}")
@@ -339,7 +241,7 @@ def paired_interval(
     >>> round(iv.estimate, 3), iv.low > 0
     (0.333, True)
     """
-    name, func = _resolve_metric(metric)
+    name, func = resolve_metric(metric)
     level, size = rs.check_level(level), rs.check_size(size)
     rows, counts, n = _pair(y_true, pred_a, pred_b, labels)
     return _paired_intervals({name: func}, rows, counts, n, level, size, rng)[name]
@@ -359,9 +261,9 @@ def _paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
     m_a, m_b = _system_matrices(rows, counts, n)
     out = {}
     for name, func in funcs.items():
-        estimate = _score(func, m_a) - _score(func, m_b)
-        diffs = _scores(func, stack_a) - _scores(func, stack_b)
-        low, high = _bounds(diffs, estimate, level, "percentile")
+        estimate = score(func, m_a) - score(func, m_b)
+        diffs = scores(func, stack_a) - scores(func, stack_b)
+        low, high = bounds(diffs, estimate, level, "percentile")
         out[name] = Interval(estimate, low, high, level, "percentile")
     return out
 
@@ -372,8 +274,8 @@ def _permutation_pvalues(funcs: dict, rows, counts, n, size, rng) -> dict:
     swap_a, swap_b = rs.swapped_matrices(rows, counts, n, size, np.random.default_rng(rng))
     out = {}
     for name, func in funcs.items():
-        observed = _score(func, m_a) - _score(func, m_b)
-        diffs = _scores(func, swap_a) - _scores(func, swap_b)
+        observed = score(func, m_a) - score(func, m_b)
+        diffs = scores(func, swap_a) - scores(func, swap_b)
         # A relative tolerance, so that swaps reproducing the observed split count as ties.
         as_extreme = np.abs(diffs) >= abs(observed) * (1 - 1e-9) - 1e-12
         out[name] = float((1 + np.count_nonzero(as_extreme)) / (1 + size))
@@ -414,7 +316,7 @@ def permutation_test(
     >>> permutation_test("accuracy", y, y, y, size=200, rng=0)
     1.0
     """
-    name, func = _resolve_metric(metric)
+    name, func = resolve_metric(metric)
     size = rs.check_size(size)
     rows, counts, n = _pair(y_true, pred_a, pred_b, labels)
     return _permutation_pvalues({name: func}, rows, counts, n, size, rng)[name]
