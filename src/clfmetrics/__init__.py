@@ -27,7 +27,9 @@ from .averages import (
     weighted_f1,
 )
 from .classwise import bias, correct, f1, precision, prevalence, recall
+from .comparison import compare
 from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
+from .reporting import report
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
     Interval,
@@ -74,6 +76,7 @@ __all__ = [
     "Interval",
     "accuracy",
     "bias",
+    "compare",
     "confusion_matrix",
     "correct",
     "delta_f1",
@@ -100,6 +103,7 @@ __all__ = [
     "prevalence_calibrate",
     "prevalence_scale",
     "recall",
+    "report",
     "to_labels",
     "to_sklearn",
     "weighted_f1",

@@ -16,10 +16,16 @@ from ._checks import as_confusion
 _NORMAL = NormalDist()
 
 
+def registry() -> dict:
+    """``clfmetrics.METRICS``, the package's metrics by name."""
+    from . import METRICS  # imported at call time: the package imports this module first
+
+    return METRICS
+
+
 def resolve_metric(metric):
     """The metric as ``(name, function)``; a name is looked up in ``clfmetrics.METRICS``."""
-    from . import METRICS  # the package's registry; imported late to avoid a cycle
-
+    METRICS = registry()
     if isinstance(metric, str):
         if metric not in METRICS:
             raise ValueError(f"unknown metric {metric!r}; choose one of {sorted(METRICS)}")

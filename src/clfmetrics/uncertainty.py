@@ -93,7 +93,7 @@ class McNemarResult:
     b_only: int
 
 
-def _interval_of_stack(func, m, stack, level, method) -> Interval:
+def interval_of_stack(func, m, stack, level, method) -> Interval:
     """Interval of ``func`` from an already drawn stack of resampled matrices of ``m``."""
     estimate = score(func, m)
     acc = acceleration(func, m) if method == "bca" else 0.0
@@ -101,7 +101,7 @@ def _interval_of_stack(func, m, stack, level, method) -> Interval:
     return Interval(estimate, low, high, level, method)
 
 
-def _resample_matrix(m: np.ndarray, size: int, rng) -> np.ndarray:
+def resample_matrix(m: np.ndarray, size: int, rng) -> np.ndarray:
     n = m.shape[0]
     counts = m.ravel()
     cells = np.flatnonzero(counts)
@@ -164,8 +164,8 @@ def interval(metric, m, *, level=0.95, size=10_000, method="percentile", rng=Non
     level, size = rs.check_level(level), rs.check_size(size)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}; got {method!r}")
-    stack = _resample_matrix(arr, size, np.random.default_rng(rng))
-    return _interval_of_stack(func, arr, stack, level, method)
+    stack = resample_matrix(arr, size, np.random.default_rng(rng))
+    return interval_of_stack(func, arr, stack, level, method)
 
 
 def interval_from_labels(
@@ -198,10 +198,11 @@ def interval_from_labels(
     return interval(metric, m, level=level, size=size, method=method, rng=rng)
 
 
-def _pair(y_true, pred_a, pred_b, labels=None):
-    codes, n, _ = rs.joint_codes(y_true, [pred_a, pred_b], labels)
+def pair_patterns(y_true, pred_a, pred_b, labels=None):
+    """Joint patterns (true, A, B) with their counts, the class count and the labels."""
+    codes, n, labels = rs.joint_codes(y_true, [pred_a, pred_b], labels)
     rows, counts = rs.patterns(codes, n)
-    return rows, counts, n
+    return rows, counts, n, labels
 
 
 def paired_interval(
@@ -243,22 +244,22 @@ def paired_interval(
     """
     name, func = resolve_metric(metric)
     level, size = rs.check_level(level), rs.check_size(size)
-    rows, counts, n = _pair(y_true, pred_a, pred_b, labels)
-    return _paired_intervals({name: func}, rows, counts, n, level, size, rng)[name]
+    rows, counts, n, _ = pair_patterns(y_true, pred_a, pred_b, labels)
+    return paired_intervals({name: func}, rows, counts, n, level, size, rng)[name]
 
 
-def _system_matrices(rows: np.ndarray, counts: np.ndarray, n: int):
+def system_matrices(rows: np.ndarray, counts: np.ndarray, n: int):
     """Both systems' observed count matrices from the joint patterns."""
     t, a, b = rows
     return tuple(np.bincount(p * n + t, counts, n * n).reshape(n, n) for p in (a, b))
 
 
-def _paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
+def paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
     """Paired percentile intervals of A - B for several metrics from one joint resample."""
     t, a, b = rows
     maps = [rs.cell_indicator(a, t, n), rs.cell_indicator(b, t, n)]
     stack_a, stack_b = rs.multinomial_matrices(counts, maps, n, size, np.random.default_rng(rng))
-    m_a, m_b = _system_matrices(rows, counts, n)
+    m_a, m_b = system_matrices(rows, counts, n)
     out = {}
     for name, func in funcs.items():
         estimate = score(func, m_a) - score(func, m_b)
@@ -268,9 +269,9 @@ def _paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
     return out
 
 
-def _permutation_pvalues(funcs: dict, rows, counts, n, size, rng) -> dict:
+def permutation_pvalues(funcs: dict, rows, counts, n, size, rng) -> dict:
     """Swap-test p-values of A - B for several metrics from one set of random swaps."""
-    m_a, m_b = _system_matrices(rows, counts, n)
+    m_a, m_b = system_matrices(rows, counts, n)
     swap_a, swap_b = rs.swapped_matrices(rows, counts, n, size, np.random.default_rng(rng))
     out = {}
     for name, func in funcs.items():
@@ -318,8 +319,8 @@ def permutation_test(
     """
     name, func = resolve_metric(metric)
     size = rs.check_size(size)
-    rows, counts, n = _pair(y_true, pred_a, pred_b, labels)
-    return _permutation_pvalues({name: func}, rows, counts, n, size, rng)[name]
+    rows, counts, n, _ = pair_patterns(y_true, pred_a, pred_b, labels)
+    return permutation_pvalues({name: func}, rows, counts, n, size, rng)[name]
 
 
 def mcnemar(y_true, pred_a, pred_b, *, labels=None) -> McNemarResult:
@@ -346,12 +347,17 @@ def mcnemar(y_true, pred_a, pred_b, *, labels=None) -> McNemarResult:
     >>> r.a_only, r.b_only, round(r.pvalue, 3)
     (3, 0, 0.25)
     """
+    rows, counts, _, _ = pair_patterns(y_true, pred_a, pred_b, labels)
+    return mcnemar_of_patterns(rows, counts)
+
+
+def mcnemar_of_patterns(rows: np.ndarray, counts: np.ndarray) -> McNemarResult:
+    """:func:`mcnemar` from joint patterns (true, A, B) and their counts."""
     from scipy.stats import binomtest
 
-    codes, _, _ = rs.joint_codes(y_true, [pred_a, pred_b], labels)
-    right_a, right_b = codes[1] == codes[0], codes[2] == codes[0]
-    a_only = int(np.count_nonzero(right_a & ~right_b))
-    b_only = int(np.count_nonzero(right_b & ~right_a))
+    t, a, b = rows
+    a_only = int(counts[(a == t) & (b != t)].sum())
+    b_only = int(counts[(b == t) & (a != t)].sum())
     discordant = a_only + b_only
     pvalue = 1.0 if discordant == 0 else float(binomtest(a_only, discordant, 0.5).pvalue)
     return McNemarResult(min(a_only, b_only), pvalue, a_only, b_only)
