@@ -9,8 +9,8 @@ import pytest
 from scipy import stats
 
 import clfmetrics as cm
-from clfmetrics._intervals import acceleration
-from clfmetrics.simulate import sample_confusion
+from clfmetrics._intervals import acceleration, bounds
+from clfmetrics.simulate import coverage, sample_confusion
 from clfmetrics.uncertainty import (
     Interval,
     interval,
@@ -201,3 +201,28 @@ def test_bad_input_names_the_problem():
         paired_interval("accuracy", [0, 1], [0, 1], [1, 0], level=95)
     with pytest.raises(ValueError, match="at least 2 items"):
         interval("accuracy", [[1, 0], [0, 0]], method="bca", size=10)
+
+
+def test_stacked_interval_arithmetic_equals_one_matrix_at_a_time():
+    """coverage() scores many test sets at once; each column equals the one-matrix result."""
+    sets = sample_confusion(PREVALENCE, BEHAVIOUR, 80, size=5, rng=1).astype(float)
+    acc = acceleration(cm.mcc, sets)
+    np.testing.assert_allclose(acc, [acceleration(cm.mcc, m) for m in sets], rtol=1e-12)
+    stats = np.random.default_rng(2).normal(size=(300, 5))
+    est = np.linspace(-0.2, 0.2, 5)
+    low, high = bounds(stats, est, 0.9, "bca", acc)
+    for k in range(5):
+        assert (low[k], high[k]) == bounds(stats[:, k], est[k], 0.9, "bca", acc[k])
+    np.testing.assert_allclose(
+        bounds(stats[:, 0], 0.0, 0.9, "percentile"), np.quantile(stats[:, 0], [0.05, 0.95])
+    )
+
+
+def test_simulated_coverage_is_near_nominal():
+    for method in ("percentile", "bca"):
+        c = coverage(
+            "accuracy", PREVALENCE, BEHAVIOUR, 600, sets=1000, size=1000, method=method, rng=0
+        )
+        assert 0.93 <= c <= 0.97
+    with pytest.raises(ValueError, match="method"):
+        coverage("accuracy", PREVALENCE, BEHAVIOUR, 300, method="normal")

@@ -62,59 +62,84 @@ def count_matrix(m) -> np.ndarray:
     return arr
 
 
-def acceleration(func, m: np.ndarray) -> float:
-    r"""BCa acceleration from the jackknife over items.
+def acceleration(func, m: np.ndarray):
+    r"""BCa acceleration from the jackknife over items, for ``m`` of shape ``(..., n, n)``.
 
     Leaving out one item of cell ``(i, j)`` gives the matrix ``m - e_ij`` whoever
     the item is, so the ``N`` jackknife values take at most ``n**2`` distinct
     values, each repeated ``m[i, j]`` times:
     :math:`a = \sum_c m_c d_c^3 / (6 (\sum_c m_c d_c^2)^{3/2})` with
     :math:`d_c = \bar\theta - \theta_{(c)}` (Efron & Tibshirani 1993, eq. 14.15).
+    Returns a float for one matrix and an array of shape ``...`` for a stack.
     """
-    n = m.shape[0]
-    cells = np.flatnonzero(m.ravel() > 0)
-    left_out = np.repeat(m[None], cells.size, axis=0).reshape(cells.size, n * n)
-    left_out[np.arange(cells.size), cells] -= 1
-    left_out = left_out.reshape(-1, n, n)
-    weights = m.ravel()[cells]
-    if weights.sum() < 2 or (left_out.sum(axis=(-2, -1)) == 0).any():
+    n = m.shape[-1]
+    weights = m.reshape(*m.shape[:-2], n * n)
+    if (weights.sum(axis=-1) < 2).any():
         raise ValueError("bca needs at least 2 items: the jackknife leaves one out")
-    theta = scores(func, left_out)
-    if not np.isfinite(theta).all():
+    # Every cell's leave-one-out matrix; empty cells get weight 0 and are clipped at 0.
+    left_out = np.repeat(weights[..., None, :], n * n, axis=-2)
+    diagonal = np.arange(n * n)
+    left_out[..., diagonal, diagonal] = np.maximum(weights - 1, 0)
+    theta = scores(func, left_out.reshape(*weights.shape, n, n))
+    if not np.isfinite(theta[weights > 0]).all():
         raise ValueError(
             "bca is undefined here: the metric is not finite on a leave-one-out matrix; "
             "use method='percentile'"
         )
-    d = np.average(theta, weights=weights) - theta
-    spread = np.sum(weights * d**2)
-    if spread == 0:
-        return 0.0
-    return float(np.sum(weights * d**3) / (6 * spread**1.5))
+    theta = np.where(weights > 0, theta, 0.0)
+    d = (weights * theta).sum(axis=-1, keepdims=True) / weights.sum(axis=-1, keepdims=True) - theta
+    spread = (weights * d**2).sum(axis=-1)
+    skew = (weights * d**3).sum(axis=-1)
+    out = np.zeros_like(spread)
+    np.divide(skew, 6 * spread**1.5, out=out, where=spread > 0)
+    return float(out) if out.ndim == 0 else out
+
+
+_cdf = np.vectorize(_NORMAL.cdf, otypes=[float])
+_inv_cdf = np.vectorize(_NORMAL.inv_cdf, otypes=[float])
+
+
+def _column_quantiles(ordered: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Quantile ``q[...]`` of each column ``ordered[:, ...]`` (sorted along axis 0).
+
+    Linear interpolation between order statistics, numpy's default ``"linear"``
+    method, but with a different level per column.
+    """
+    pos = q * (ordered.shape[0] - 1)
+    lo = np.floor(pos).astype(np.intp)
+    hi = np.minimum(lo + 1, ordered.shape[0] - 1)
+    below = np.take_along_axis(ordered, lo[None], axis=0)[0]
+    above = np.take_along_axis(ordered, hi[None], axis=0)[0]
+    return below + (pos - lo) * (above - below)
 
 
 def bounds(stats, estimate, level, method, acceleration=0.0):
-    """Interval ends from the bootstrap values ``stats`` (percentile or BCa)."""
+    """Interval ends from bootstrap values ``stats`` of shape ``(size, ...)``.
+
+    ``estimate`` and ``acceleration`` have the shape ``...`` (or broadcast to it);
+    the ends are floats for one interval and arrays of shape ``...`` for many.
+    A metric undefined (NaN) on any resample gives NaN ends.
+    """
+    stats = np.asarray(stats, dtype=np.float64)
+    shape = stats.shape[1:]
     alpha = (1 - level) / 2
-    finite = stats[np.isfinite(stats)]
-    if finite.size == 0:
-        return float("nan"), float("nan")
     if method == "percentile":
-        low, high = np.quantile(finite, [alpha, 1 - alpha])
+        q_low, q_high = np.full(shape, alpha), np.full(shape, 1 - alpha)
+    else:
+        # BCa: bias correction z0 from the share of resamples below the estimate
+        # (Efron & Tibshirani 1993, eq. 14.14). Scores of counts are discrete, so
+        # resamples equal to the estimate count half, as in scipy.stats.bootstrap;
+        # the share is kept off 0 and 1 so that z0 is finite.
+        size = stats.shape[0]
+        below = ((stats < estimate).sum(axis=0) + 0.5 * (stats == estimate).sum(axis=0)) / size
+        z0 = _inv_cdf(np.clip(below, 0.5 / size, 1 - 0.5 / size))
+        z_low, z_high = _NORMAL.inv_cdf(alpha), _NORMAL.inv_cdf(1 - alpha)
+        q_low = _cdf(z0 + (z0 + z_low) / (1 - acceleration * (z0 + z_low)))
+        q_high = _cdf(z0 + (z0 + z_high) / (1 - acceleration * (z0 + z_high)))
+    ordered = np.sort(stats, axis=0)
+    undefined = np.isnan(stats).any(axis=0)
+    low = np.where(undefined, np.nan, _column_quantiles(ordered, np.asarray(q_low)))
+    high = np.where(undefined, np.nan, _column_quantiles(ordered, np.asarray(q_high)))
+    if low.ndim == 0:
         return float(low), float(high)
-    if finite.min() == finite.max():
-        return float(finite[0]), float(finite[0])
-    # BCa: bias correction z0 from the share of resamples below the estimate
-    # (Efron & Tibshirani 1993, eq. 14.14). Scores of counts are discrete, so
-    # resamples equal to the estimate count half, as in scipy.stats.bootstrap;
-    # the share is kept off 0 and 1 so that z0 is finite.
-    below = (np.count_nonzero(finite < estimate) + 0.5 * np.count_nonzero(finite == estimate)) / (
-        finite.size
-    )
-    below = min(max(below, 0.5 / finite.size), 1 - 0.5 / finite.size)
-    z0 = _NORMAL.inv_cdf(below)
-    qs = []
-    for z in (_NORMAL.inv_cdf(alpha), _NORMAL.inv_cdf(1 - alpha)):
-        shifted = z0 + (z0 + z) / (1 - acceleration * (z0 + z))
-        qs.append(_NORMAL.cdf(shifted))
-    low, high = np.quantile(finite, qs)
-    return float(low), float(high)
+    return low, high

@@ -9,15 +9,23 @@ from __future__ import annotations
 import numpy as np
 
 from ._checks import as_confusion
+from ._intervals import acceleration, bounds, resolve_metric
 from ._resample import (
     cell_indicator,
+    check_level,
     check_size,
     joint_codes,
     multinomial_matrices,
     patterns,
 )
 
-__all__ = ["bootstrap", "paired_bootstrap", "random_classifier", "sample_confusion"]
+__all__ = [
+    "bootstrap",
+    "coverage",
+    "paired_bootstrap",
+    "random_classifier",
+    "sample_confusion",
+]
 
 
 def _distribution(p, name: str, n: int | None = None) -> np.ndarray:
@@ -196,3 +204,68 @@ def paired_bootstrap(y_true, predictions, size: int, labels=None, rng=None) -> n
     maps = [cell_indicator(pred, rows[0], n) for pred in rows[1:]]
     stacks = multinomial_matrices(counts, maps, n, size, np.random.default_rng(rng))
     return np.stack(stacks, axis=1)
+
+
+def coverage(
+    metric,
+    prevalence,
+    conditional,
+    n_items: int,
+    *,
+    sets: int = 500,
+    level=0.95,
+    size: int = 1000,
+    method: str = "percentile",
+    rng=None,
+) -> float:
+    """Share of bootstrap intervals that contain the population value: actual coverage.
+
+    Draws ``sets`` test sets of ``n_items`` from a classifier's behaviour (as in
+    :func:`sample_confusion`), computes the ``level`` interval of ``metric`` on
+    each from ``size`` resamples (as :func:`clfmetrics.interval` does, for all
+    test sets at once), and counts how often it contains the population value,
+    the metric of the expected matrix ``prevalence[j] * conditional[i, j]``.
+
+    Parameters
+    ----------
+    metric : callable or str
+        A metric of the library or its name in ``clfmetrics.METRICS``.
+    prevalence, conditional
+        The population, as in :func:`sample_confusion`.
+    n_items : int
+        Items per test set.
+    sets : int, default 500
+        Number of simulated test sets; the result's standard error is about
+        ``sqrt(level * (1 - level) / sets)``.
+    level : float, default 0.95
+    size : int, default 1000
+        Resamples per test set.
+    method : {"percentile", "bca"}, default "percentile"
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    float
+        The actual coverage, to compare with the nominal ``level``.
+
+    Examples
+    --------
+    >>> c = coverage("accuracy", [0.5, 0.5], [[0.9, 0.2], [0.1, 0.8]], 200, sets=200, rng=0)
+    >>> 0.85 < c < 1.0
+    True
+    """
+    _, func = resolve_metric(metric)
+    level, size, sets = check_level(level), check_size(size), check_size(sets)
+    if method not in ("percentile", "bca"):
+        raise ValueError(f"method must be 'percentile' or 'bca'; got {method!r}")
+    rng = np.random.default_rng(rng)
+    tests = sample_confusion(prevalence, conditional, n_items, size=sets, rng=rng)
+    n = tests.shape[-1]
+    population = func(np.asarray(prevalence, dtype=float)[None, :] * np.asarray(conditional))
+    # One multinomial per test set and resample: pvals broadcast over the test sets.
+    cells = tests.reshape(sets, n * n) / n_items
+    stack = rng.multinomial(n_items, cells, size=(size, sets)).reshape(size, sets, n, n)
+    estimates = func(tests)
+    acc = acceleration(func, tests.astype(float)) if method == "bca" else 0.0
+    low, high = bounds(func(stack), estimates, level, method, acc)
+    return float(np.mean((low <= population) & (population <= high)))
