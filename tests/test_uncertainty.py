@@ -16,6 +16,7 @@ from clfmetrics.uncertainty import (
     interval,
     interval_from_labels,
     mcnemar,
+    mcnemar_sample_size,
     paired_interval,
     permutation_test,
 )
@@ -226,3 +227,20 @@ def test_simulated_coverage_is_near_nominal():
         assert 0.93 <= c <= 0.97
     with pytest.raises(ValueError, match="method"):
         coverage("accuracy", PREVALENCE, BEHAVIOUR, 300, method="normal")
+
+
+@pytest.mark.parametrize(("delta", "psi"), [(0.02, 0.10), (0.05, 0.30)])
+def test_mcnemar_sample_size_gives_the_promised_power(delta, psi):
+    """Simulate the exact test at Connor's N: it detects the difference about 80 % of the time."""
+    n_items = mcnemar_sample_size(delta, psi)
+    rng = np.random.default_rng(0)
+    discordant = rng.binomial(n_items, psi, size=4000)
+    a_only = rng.binomial(discordant, (psi + delta) / (2 * psi))
+    smaller = np.minimum(a_only, discordant - a_only)
+    pvalues = np.minimum(1.0, 2 * stats.binom.cdf(smaller, discordant, 0.5))
+    # The exact test is a little conservative, the formula a normal approximation.
+    assert 0.75 <= np.mean(pvalues < 0.05) <= 0.85
+    with pytest.raises(ValueError, match="at most the discordance"):
+        mcnemar_sample_size(0.2, 0.1)
+    with pytest.raises(ValueError, match="discordance"):
+        mcnemar_sample_size(0.01, 0)

@@ -36,6 +36,7 @@ from .uncertainty import (
     interval,
     interval_from_labels,
     mcnemar,
+    mcnemar_sample_size,
     paired_interval,
     permutation_test,
 )
@@ -93,6 +94,7 @@ __all__ = [
     "macro_recall",
     "mcc",
     "mcnemar",
+    "mcnemar_sample_size",
     "micro_f1",
     "micro_precision",
     "micro_recall",

@@ -18,7 +18,9 @@ McNemar (1947) with the binomial p-value of scipy.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
@@ -32,6 +34,7 @@ __all__ = [
     "interval",
     "interval_from_labels",
     "mcnemar",
+    "mcnemar_sample_size",
     "paired_interval",
     "permutation_test",
 ]
@@ -361,3 +364,53 @@ def mcnemar_of_patterns(rows: np.ndarray, counts: np.ndarray) -> McNemarResult:
     discordant = a_only + b_only
     pvalue = 1.0 if discordant == 0 else float(binomtest(a_only, discordant, 0.5).pvalue)
     return McNemarResult(min(a_only, b_only), pvalue, a_only, b_only)
+
+
+def mcnemar_sample_size(delta, discordance, *, level=0.95, power=0.8) -> int:
+    r"""Test items needed for McNemar's test to detect an accuracy difference ``delta``.
+
+    With :math:`\psi` the share of items on which exactly one of the two systems
+    is right (the discordance) and :math:`\delta` the difference of their
+    accuracies, Connor (1987) gives
+
+    .. math::
+
+        N = \left\lceil \frac{\left(z_{1-\alpha/2} \sqrt{\psi}
+            + z_{\text{power}} \sqrt{\psi - \delta^2}\right)^2}{\delta^2} \right\rceil ,
+
+    a normal approximation for the two-sided test at level :math:`\alpha`
+    (:math:`1 -` ``level``).
+
+    Parameters
+    ----------
+    delta : float
+        Accuracy difference to detect, ``0 < |delta| <= discordance``.
+    discordance : float
+        Share of items where exactly one system is right, in (0, 1].
+    level : float, default 0.95
+        One minus the test's significance level.
+    power : float, default 0.8
+        Probability of detecting the difference.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> mcnemar_sample_size(0.02, 0.10)
+    1960
+    """
+    level, power = rs.check_level(level), rs.check_level(power)
+    delta = abs(float(delta))
+    if not 0 < discordance <= 1:
+        raise ValueError(f"discordance must be in (0, 1]; got {discordance!r}")
+    if not 0 < delta <= discordance:
+        raise ValueError(
+            f"delta must be non-zero and at most the discordance {discordance}: the accuracy "
+            f"difference comes from discordant items only; got {delta!r}"
+        )
+    normal = NormalDist()
+    z_test, z_power = normal.inv_cdf(1 - (1 - level) / 2), normal.inv_cdf(power)
+    root = z_test * math.sqrt(discordance) + z_power * math.sqrt(discordance - delta**2)
+    return math.ceil(root**2 / delta**2)
