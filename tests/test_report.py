@@ -47,6 +47,7 @@ def test_report_numbers_are_the_librarys(tweets_report):
 
 def test_report_renders_three_ways(tweets_report):
     text = str(tweets_report)
+    assert repr(tweets_report).startswith("<Report: 400 items, 3 classes, accuracy 0.713 [")
     assert "Evaluation report" in text and "Suggested reporting" in text
     assert f"{cm.accuracy(TWEETS):.3f}" in text
     html = tweets_report._repr_html_()

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _resample as rs
 from ._intervals import registry
-from ._render import Rendered, Section, interval_dict, num, plain_labels, pvalue
+from ._render import Rendered, Section, interval_dict, interval_text, num, plain_labels, pvalue
 from .uncertainty import (
     mcnemar_of_patterns,
     pair_patterns,
@@ -44,6 +44,14 @@ class Comparison(Rendered):
         #: Permutation (swap) test p-value for every metric.
         self.pvalues = permutation_pvalues(metrics, rows, counts, n, size, rng)
         self.mcnemar = mcnemar_of_patterns(rows, counts)
+
+    def __repr__(self) -> str:
+        d = self.differences["accuracy"]
+        return (
+            f"<Comparison: {self.names[0]} - {self.names[1]} on {self.n_items} items, "
+            f"accuracy difference {interval_text(d)}; "
+            "print() it for every metric>"
+        )
 
     def verdicts(self) -> dict[str, str]:
         """Per metric: which system the interval favours, or 'undecided' if it contains 0.

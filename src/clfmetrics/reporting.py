@@ -129,6 +129,13 @@ class Report(Rendered):
             )
         return out
 
+    def __repr__(self) -> str:
+        acc = self.intervals["accuracy"]
+        return (
+            f"<Report: {self.n_items} items, {len(self.labels)} classes, "
+            f"accuracy {interval_text(acc)}; print() it for the whole report>"
+        )
+
     def delta_explanation(self) -> str:
         """Why the two macro F1s differ (or that they agree), in one paragraph."""
         d = self.macro_f1s["delta_f1"]
