@@ -3,7 +3,7 @@
 Convention everywhere: ``m[i, j]`` is the mass predicted as class ``i`` whose
 true class is ``j`` (rows = predictions, columns = reference), as in Opitz &
 Burst (2019) and Opitz (2024). scikit-learn's ``confusion_matrix`` is the
-transpose; use :func:`from_sklearn` to convert it.
+transpose; use :func:`~clfmetrics.confusion.from_sklearn` to convert it.
 
 Every metric takes one matrix ``(n, n)`` or a stack ``(..., n, n)`` and is
 vectorised over the stack. The core imports numpy only; ``clfmetrics.plots``

@@ -58,7 +58,8 @@ def text(sections: list[Section], heading: str) -> str:
 def as_html(sections: list[Section], heading: str) -> str:
     """HTML rendering for Jupyter: one small table per section."""
     e = html.escape
-    out = [f'<div class="clfmetrics-report"><h4>{e(heading)}</h4>']
+    # Bold paragraphs, not headings: a report shown in a page must not add to its outline.
+    out = [f'<div class="clfmetrics-report"><p><strong>{e(heading)}</strong></p>']
     for s in sections:
         out.append(f"<p><strong>{e(s.title)}</strong></p>")
         if s.header:

@@ -1,7 +1,7 @@
 """The command line: ``python -m clfmetrics report FILE.csv --truth COL --pred COL [--pred COL]``.
 
-One ``--pred`` column prints :func:`clfmetrics.report`, two print
-:func:`clfmetrics.compare`; ``--json`` prints the JSON rendering instead of
+One ``--pred`` column prints :func:`clfmetrics.reporting.report`, two print
+:func:`clfmetrics.comparison.compare`; ``--json`` prints the JSON rendering instead of
 text. Problems with the input (a missing file or column, an empty file, an
 empty cell, a single class) print one line to stderr and exit with status 2.
 """

@@ -141,8 +141,8 @@ def compare(
     """Is system A better than system B on these items? Every metric, paired.
 
     For each metric of ``METRICS``: both scores, the paired bootstrap interval
-    of A - B (:func:`clfmetrics.paired_interval`), and the p-value of the paired
-    permutation test (:func:`clfmetrics.permutation_test`); for accuracy also
+    of A - B (:func:`clfmetrics.uncertainty.paired_interval`), and the p-value of the paired
+    permutation test (:func:`clfmetrics.uncertainty.permutation_test`); for accuracy also
     McNemar's exact test. All metrics share one joint resample and one set of
     random swaps.
 

@@ -222,7 +222,7 @@ def coverage(
 
     Draws ``sets`` test sets of ``n_items`` from a classifier's behaviour (as in
     :func:`sample_confusion`), computes the ``level`` interval of ``metric`` on
-    each from ``size`` resamples (as :func:`clfmetrics.interval` does, for all
+    each from ``size`` resamples (as :func:`clfmetrics.uncertainty.interval` does, for all
     test sets at once), and counts how often it contains the population value,
     the metric of the expected matrix ``prevalence[j] * conditional[i, j]``.
 
