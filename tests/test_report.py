@@ -78,6 +78,7 @@ def test_report_warns():
     assert "class d never occurs" in text
     assert "class c has only 10 items" in text
     assert "far from equally common" in text
+    assert "undefined on this matrix" in text and "macro_precision" in text
     assert r.calibrated == {}
     assert "undefined" in str(r)
     assert json.loads(r.to_json())["per_class"]["d"]["recall"] is None

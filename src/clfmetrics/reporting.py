@@ -13,6 +13,8 @@ is ``labels[j]``.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from . import _resample as rs
@@ -119,6 +121,7 @@ class Report(Rendered):
                     f"class {lab!s} has only {int(pc['support'][k])} items: its recall moves in "
                     f"steps of 1/{int(pc['support'][k])}, so the macro metrics' intervals are wide"
                 )
+        out += self._undefined_metrics()
         prev = pc["prevalence"][pc["support"] > 0]
         if prev.size >= 2 and prev.max() / prev.min() >= IMBALANCE:
             acc, mr = self.intervals["accuracy"].estimate, self.intervals["macro_recall"].estimate
@@ -135,6 +138,22 @@ class Report(Rendered):
             f"<Report: {self.n_items} items, {len(self.labels)} classes, "
             f"accuracy {interval_text(acc)}; print() it for the whole report>"
         )
+
+    def _undefined_metrics(self) -> list[str]:
+        """Metrics with a 0/0 on this matrix, which the intervals count as 0."""
+        undefined = []
+        for name, func in registry().items():
+            if "zero_division" not in inspect.signature(func).parameters:
+                continue  # accuracy and the micro averages are always defined
+            with np.errstate(invalid="ignore", divide="ignore"):
+                if np.isnan(func(self.matrix, zero_division="nan")):
+                    undefined.append(name)
+        if not undefined:
+            return []
+        return [
+            f"undefined on this matrix (a 0/0 inside the formula): {', '.join(undefined)}; "
+            "the report counts each 0/0 as 0, as scikit-learn's zero_division=0 does"
+        ]
 
     def delta_explanation(self) -> str:
         """Why the two macro F1s differ (or that they agree), in one paragraph."""
