@@ -18,8 +18,8 @@ import numpy as np
 
 from .confusion import _as_label_vector, _default_labels, _label_codes
 
-# Rows of resamples drawn at once, so that a block of draws holds about 2**22 numbers.
-_BLOCK_NUMBERS = 2**22
+# Rows of resamples drawn at once, so that a block of draws holds about 2**20 numbers.
+_BLOCK_NUMBERS = 2**20
 
 
 def check_size(size) -> int:
@@ -88,11 +88,20 @@ def patterns(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     return uniq.astype(np.int64), counts
 
 
-def cell_indicator(pred: np.ndarray, true: np.ndarray, n: int) -> np.ndarray:
-    """One-hot matrix ``(P, n * n)``: pattern ``p`` goes to cell ``pred[p] * n + true[p]``."""
-    out = np.zeros((pred.size, n * n))
-    out[np.arange(pred.size), pred * n + true] = 1.0
-    return out
+def cell_index(pred: np.ndarray, true: np.ndarray, n: int) -> np.ndarray:
+    """Flat cell of each pattern in an ``(n, n)`` matrix: ``pred * n + true`` (row = prediction)."""
+    return np.asarray(pred, dtype=np.intp) * n + np.asarray(true, dtype=np.intp)
+
+
+def _into_cells(draws: np.ndarray, cells: np.ndarray, n_cells: int) -> np.ndarray:
+    """Sum the columns of ``draws`` (rows, P) into ``n_cells`` cells: column p goes to ``cells[p]``.
+
+    One bincount over all rows, linear in the size of ``draws``.
+    """
+    rows = draws.shape[0]
+    index = (np.arange(rows)[:, None] * n_cells + cells[None, :]).ravel()
+    summed = np.bincount(index, weights=draws.ravel(), minlength=rows * n_cells)
+    return summed.reshape(rows, n_cells)
 
 
 def _blocks(size: int, width: int):
@@ -106,16 +115,17 @@ def multinomial_matrices(counts: np.ndarray, maps, n: int, size: int, rng) -> li
 
     ``counts[p]`` items share pattern ``p``; each resample draws ``counts.sum()``
     items with replacement (a multinomial over the patterns). ``maps`` are
-    ``(P, n * n)`` indicators from :func:`cell_indicator`, one per matrix wanted.
-    Returns one int64 array ``(size, n, n)`` per map; all share the same draws.
+    arrays from :func:`cell_index`, one per matrix wanted: the cell of each
+    pattern in that matrix. Returns one int64 array ``(size, n, n)`` per map;
+    all share the same draws.
     """
     total = int(counts.sum())
     probs = counts / total
     out = [np.empty((size, n * n), dtype=np.int64) for _ in maps]
     for block in _blocks(size, counts.size):
-        draws = rng.multinomial(total, probs, size=block.stop - block.start).astype(np.float64)
-        for target, onehot in zip(out, maps, strict=True):
-            target[block] = np.rint(draws @ onehot)
+        draws = rng.multinomial(total, probs, size=block.stop - block.start)
+        for target, cells in zip(out, maps, strict=True):
+            target[block] = np.rint(_into_cells(draws, cells, n * n))
     return [o.reshape(size, n, n) for o in out]
 
 
@@ -129,15 +139,15 @@ def swapped_matrices(codes_rows: np.ndarray, counts: np.ndarray, n: int, size: i
     Returns ``(m_a, m_b)``, each int64 ``(size, n, n)``.
     """
     t, a, b = codes_rows
-    base_a = np.bincount(a * n + t, weights=counts, minlength=n * n)
-    base_b = np.bincount(b * n + t, weights=counts, minlength=n * n)
+    base_a = np.bincount(cell_index(a, t, n), weights=counts, minlength=n * n)
+    base_b = np.bincount(cell_index(b, t, n), weights=counts, minlength=n * n)
     moving = a != b
-    shift = cell_indicator(b[moving], t[moving], n) - cell_indicator(a[moving], t[moving], n)
+    to_cells, from_cells = cell_index(b[moving], t[moving], n), cell_index(a[moving], t[moving], n)
     m_a = np.empty((size, n * n), dtype=np.int64)
     m_b = np.empty((size, n * n), dtype=np.int64)
     for block in _blocks(size, int(moving.sum())):
         k = rng.binomial(counts[moving], 0.5, size=(block.stop - block.start, int(moving.sum())))
-        delta = k.astype(np.float64) @ shift
+        delta = _into_cells(k, to_cells, n * n) - _into_cells(k, from_cells, n * n)
         m_a[block] = np.rint(base_a + delta)
         m_b[block] = np.rint(base_b - delta)
     return m_a.reshape(size, n, n), m_b.reshape(size, n, n)

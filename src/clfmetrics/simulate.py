@@ -11,7 +11,7 @@ import numpy as np
 from ._checks import as_confusion
 from ._intervals import acceleration, bounds, resolve_metric
 from ._resample import (
-    cell_indicator,
+    cell_index,
     check_level,
     check_size,
     joint_codes,
@@ -201,7 +201,7 @@ def paired_bootstrap(y_true, predictions, size: int, labels=None, rng=None) -> n
     size = check_size(size)
     codes, n, _ = joint_codes(y_true, predictions, labels)
     rows, counts = patterns(codes, n)
-    maps = [cell_indicator(pred, rows[0], n) for pred in rows[1:]]
+    maps = [cell_index(pred, rows[0], n) for pred in rows[1:]]
     stacks = multinomial_matrices(counts, maps, n, size, np.random.default_rng(rng))
     return np.stack(stacks, axis=1)
 

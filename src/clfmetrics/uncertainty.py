@@ -109,9 +109,7 @@ def resample_matrix(m: np.ndarray, size: int, rng) -> np.ndarray:
     counts = m.ravel()
     cells = np.flatnonzero(counts)
     true, pred = cells % n, cells // n
-    (stack,) = rs.multinomial_matrices(
-        counts[cells], [rs.cell_indicator(pred, true, n)], n, size, rng
-    )
+    (stack,) = rs.multinomial_matrices(counts[cells], [rs.cell_index(pred, true, n)], n, size, rng)
     return stack
 
 
@@ -260,7 +258,7 @@ def system_matrices(rows: np.ndarray, counts: np.ndarray, n: int):
 def paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
     """Paired percentile intervals of A - B for several metrics from one joint resample."""
     t, a, b = rows
-    maps = [rs.cell_indicator(a, t, n), rs.cell_indicator(b, t, n)]
+    maps = [rs.cell_index(a, t, n), rs.cell_index(b, t, n)]
     stack_a, stack_b = rs.multinomial_matrices(counts, maps, n, size, np.random.default_rng(rng))
     m_a, m_b = system_matrices(rows, counts, n)
     out = {}
