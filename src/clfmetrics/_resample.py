@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .confusion import _as_label_vector, _default_labels, _label_codes
+from .confusion import _as_label_vector, _default_labels, _label_codes, _same_simple_kind
 
 # Rows of resamples drawn at once, so that a block of draws holds about 2**20 numbers.
 _BLOCK_NUMBERS = 2**20
@@ -47,6 +47,19 @@ def whole_counts(arr: np.ndarray, name: str = "m") -> None:
         )
 
 
+def _sorted_union(arrays: list[np.ndarray]) -> list:
+    """Sorted distinct labels of numeric or string arrays, without Python lists of every label."""
+    if all(a.dtype.kind in "iu" for a in arrays):
+        low = min(int(a.min()) for a in arrays)
+        span = max(int(a.max()) for a in arrays) - low + 1
+        if span <= 2**22:  # small integer labels: mark which occur, no sort of the items
+            seen = np.zeros(span, dtype=bool)
+            for a in arrays:
+                seen |= np.bincount(a - low, minlength=span) > 0
+            return (np.flatnonzero(seen) + low).tolist()
+    return np.unique(np.concatenate([np.unique(a) for a in arrays])).tolist()
+
+
 def joint_codes(y_true, predictions, labels=None) -> tuple[np.ndarray, int, list]:
     """Class indices of the truth and of every prediction vector, stacked as rows.
 
@@ -61,7 +74,10 @@ def joint_codes(y_true, predictions, labels=None) -> tuple[np.ndarray, int, list
         # One label set for every system, so all matrices share rows and columns.
         truth = _as_label_vector(y_true, "y_true")
         preds = [_as_label_vector(p, "each prediction vector") for p in predictions]
-        labels = _default_labels(truth, np.concatenate(preds))
+        if _same_simple_kind(truth, *preds):
+            labels = _sorted_union([truth, *preds])
+        else:
+            labels = _default_labels(truth, np.concatenate(preds))
     codes = [_label_codes(y_true, p, labels) for p in predictions]
     t, n = codes[0][0], codes[0][2]
     return np.stack([t, *(c[1] for c in codes)]), n, list(labels)
@@ -75,11 +91,17 @@ def patterns(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """
     depth = codes.shape[0]
     if n**depth < 2**62:
-        # Mixed-radix key per item: one bincount-like pass instead of a 2-d unique.
+        # Mixed-radix key per item, so that patterns are integers.
         key = np.zeros(codes.shape[1], dtype=np.int64)
         for row in codes:
             key = key * n + row
-        uniq, counts = np.unique(key, return_counts=True)
+        if n**depth <= 2**22:
+            # Few possible patterns: count them all in one pass, keep those that occur.
+            counts = np.bincount(key, minlength=n**depth)
+            uniq = np.flatnonzero(counts)
+            counts = counts[uniq]
+        else:
+            uniq, counts = np.unique(key, return_counts=True)
         rows = np.empty((depth, uniq.size), dtype=np.int64)
         for r in range(depth - 1, -1, -1):
             uniq, rows[r] = np.divmod(uniq, n)
