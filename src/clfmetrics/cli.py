@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import sys
 
 from .comparison import compare
@@ -94,5 +95,8 @@ def run(argv=None) -> int:
     except (InputError, ValueError) as err:
         print(f"clfmetrics: error: {err}", file=sys.stderr)
         return USAGE_ERROR
-    print(result.to_json() if args.json else result)
+    try:
+        print(result.to_json() if args.json else result)
+    except BrokenPipeError:  # e.g. piped into head: stop quietly, as other tools do
+        sys.stdout = open(os.devnull, "w")  # the closed pipe must not be flushed at exit
     return 0
