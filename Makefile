@@ -21,8 +21,8 @@ help:
 	@echo "make serve  build, then serve the book on http://127.0.0.1:$(PORT)"
 	@echo "make bench  time the library, chapters and derivations (QUICK=1: seconds)"
 	@echo "make clean  remove _build (keeps .venv)"
-	@echo "make assignments  student and teacher notebooks in _build/assignments"
-	@echo "make grade SUBMISSIONS=dir [TIMEOUT=120] [JOBS=1]  grade submitted notebooks into _build/grades"
+	@echo "make assignments [JOBS=1]  otter assign: student, teacher notebooks, autograder zips in _build/assignments"
+	@echo "make grade SUBMISSIONS=dir [TIMEOUT=300] [JOBS=1]  grade submitted notebooks into _build/grades"
 
 setup: $(STAMP)
 
@@ -65,8 +65,16 @@ bench: $(STAMP)
 clean:
 	rm -rf _build
 
+# otter assign on every chapter with exercises; `make grade` re-runs it when a chapter has changed.
+MANIFEST := _build/assignments/manifest.json
+
+ASSIGN := $(BIN)/python -m clfmetrics.coursework assign $(if $(JOBS),--jobs $(JOBS))
+
 assignments: $(STAMP)
-	$(BIN)/python -m clfmetrics.coursework assign
+	$(ASSIGN)
+
+$(MANIFEST): $(STAMP) _toc.yml $(wildcard chapters/*.md) $(wildcard src/clfmetrics/coursework/*.py)
+	$(ASSIGN)
 
 # Checked when the Makefile is read, so a missing folder stops before any set-up work.
 ifneq ($(filter grade,$(MAKECMDGOALS)),)
@@ -75,5 +83,5 @@ $(error usage: make grade SUBMISSIONS=dir [TIMEOUT=seconds] [JOBS=n])
 endif
 endif
 
-grade: $(STAMP)
+grade: $(MANIFEST)
 	$(BIN)/python -m clfmetrics.coursework grade "$(SUBMISSIONS)" $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS))

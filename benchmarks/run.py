@@ -27,6 +27,7 @@ from clfmetrics._checks import as_confusion
 from clfmetrics.tooling.timing import count_stack, run_times
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_intervals import bench_intervals
 from bench_widgets import bench_widgets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -276,6 +277,7 @@ def main(argv=None) -> int:
         "symbolic": bench_symbolic(args.quick),
         "chapters": bench_chapters(args.quick),
         "widgets": bench_widgets(5 if args.quick else 60),
+        "intervals": bench_intervals(args.quick),
     }
     if not args.quick:
         results["cached_rebuild"] = bench_cached_rebuild()
@@ -287,6 +289,9 @@ def main(argv=None) -> int:
     print_table("symbolic derivations", results["symbolic"])
     print_table("chapters on a fresh kernel", results["chapters"])
     print_table("widgets: edit -> updated readout / figure (ms)", results["widgets"])
+    print_table("bootstrap intervals, labels counted first", results["intervals"]["interval"])
+    print_table("paired interval of macro F1", results["intervals"]["paired"])
+    print_table("item resampling with scikit-learn", results["intervals"]["item_resampling"])
     if "cached_rebuild" in results:
         print_table("cached rebuild", [results["cached_rebuild"]])
     Path(args.output).write_text(json.dumps(results, indent=2))

@@ -18,11 +18,17 @@ CODE_LINE_LIMIT = 88
 
 
 def toc_files() -> list[Path]:
-    """Every page listed in _toc.yml, in book order, as paths to their .md sources."""
+    """Every page listed in _toc.yml (sections included), in book order, as .md paths."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     files = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries:
+            files.append(entry["file"])
+            walk(entry.get("sections", []))
+
     for part in toc.get("parts", []):
-        files += [entry["file"] for entry in part["chapters"]]
+        walk(part["chapters"])
     return [ROOT / f"{name}.md" for name in files]
 
 

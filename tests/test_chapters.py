@@ -26,7 +26,7 @@ def test_toc_lists_existing_pages():
     listed = toc_files()
     missing = [p for p in listed if not p.exists()]
     assert not missing, f"_toc.yml names pages that do not exist: {missing}"
-    on_disk = set((ROOT / "chapters").glob("*.md"))
+    on_disk = set((ROOT / "chapters").rglob("*.md"))
     assert on_disk == set(listed), f"chapters not in _toc.yml: {sorted(on_disk - set(listed))}"
 
 

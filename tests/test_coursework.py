@@ -1,30 +1,33 @@
-"""Coursework: student notebooks leak no solution, and the grader scores submissions correctly.
+"""Coursework on otter-grader: what students get leaks nothing, and otter grades it right.
 
-Execution is expensive (a fresh kernel each), so only chapter 1's teacher notebook runs a real
-chapter; the failure cases run a two-exercise mini book written below in the same markup.
+``otter assign`` runs on every chapter once (without its own test run, which would execute every
+chapter); ``otter run`` then grades a representative set in one ``make grade``-like call: the
+teacher notebooks of two chapters, an untouched student notebook, a planted wrong answer that
+passes the public test, a crashing kernel, a damaged file, a text file and an unknown notebook.
 """
 
 from __future__ import annotations
 
-import copy
+import ast
 import csv
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from clfmetrics.coursework import build_assignment, grade_notebook, write_assignments
+from clfmetrics.coursework import build_assignment, grade_notebook, master_notebook
 from clfmetrics.coursework.__main__ import main
-from clfmetrics.coursework.exercises import META, _State, strip_solutions
-from clfmetrics.coursework.grading import inject_checks
+from clfmetrics.coursework.exercises import META, _State, notebook_chapters, strip_solutions
+from clfmetrics.coursework.master import assignment_config
 
 ROOT = Path(__file__).resolve().parents[1]
-CH01 = ROOT / "chapters" / "01-confusion-matrix.md"
+CHAPTERS = notebook_chapters(ROOT)
+#: Chapters whose teacher notebooks are graded in full (kept few: each run executes a chapter).
+GRADED = ("01-confusion-matrix", "09-f-measure-paradox")
 
-FRONT = """---
+MINI = """---
 jupytext:
   text_representation:
     extension: .md
@@ -35,36 +38,29 @@ kernelspec:
   language: python
   name: python3
 ---
-"""
 
-MINI = (
-    FRONT
-    + """
-# Mini chapter
+# Mini
 
 ```{code-cell} ipython3
-import numpy as np
-m = np.array([[3, 1], [1, 5]])
+m = [[3, 1], [1, 5]]
 ```
-
-## Exercises
 
 ```{exercise}
 :label: ex-mini-total
 
-Compute the number of items counted in `m` as `total`.
+Count the items of `m` as `total`.
 ```
 
 ````{solution-start} ex-mini-total
 :class: dropdown
 ````
 
-Every item is counted exactly once somewhere in the matrix, so add all entries.
+Add every entry.
 
 ```{code-cell} ipython3
 :tags: [solution]
 
-total = int(m.sum())
+total = sum(map(sum, m))
 ```
 
 ````{solution-end}
@@ -72,80 +68,61 @@ total = int(m.sum())
 
 ```{code-cell} ipython3
 :tags: [check, hide-input]
+:points: 3
 
-assert total == 10, "total must count every item of m exactly once"
-```
-
-```{exercise}
-:label: ex-mini-diagonal
-
-Put the correct mass of each class into `hits`.
-```
-
-````{solution-start} ex-mini-diagonal
-:class: dropdown
-````
-
-The correct predictions sit on the main diagonal of the table.
-
-```{code-cell} ipython3
-:tags: [solution]
-
-hits = np.diag(m).copy()
-```
-
-````{solution-end}
-````
-
-```{code-cell} ipython3
-:tags: [check, hide-input]
-
-assert list(hits) == [3, 5], "hits should hold the diagonal of m"
-```
-
-```{exercise}
-:label: ex-mini-why
-
-Why is the diagonal the correct mass?
-```
-
-```{solution} ex-mini-why
-:class: dropdown
-
-Because row and column index agree exactly on the diagonal of the matrix.
+assert isinstance(total, int), "total is a count"
 ```
 """
-)
+
+
+def _cells(nb, exercise: str, role: str) -> list:
+    return [c for c in nb.cells if c.metadata.get(META, {}) == {"exercise": exercise, "role": role}]
 
 
 @pytest.fixture(scope="module")
-def mini_root(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("mini-book")
-    (root / "chapters").mkdir()
-    (root / "chapters" / "intro.md").write_text("# Intro\n")
-    (root / "chapters" / "mini.md").write_text(MINI)
-    (root / "_toc.yml").write_text(
-        "format: jb-book\nroot: chapters/intro\nparts:\n"
-        "  - caption: Mini\n    chapters:\n      - file: chapters/mini\n"
-    )
-    return root
-
-
-@pytest.fixture(scope="module")
-def book_assignments(tmp_path_factory) -> tuple[Path, dict]:
+def assigned(tmp_path_factory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("assignments")
-    return out, write_assignments(ROOT, out)
+    assert (
+        main(["--root", str(ROOT), "assign", "--out", str(out), "--no-run-tests", "--jobs", "2"])
+        == 0
+    )
+    return out, json.loads((out / "manifest.json").read_text())
+
+
+def test_every_chapter_with_exercises_has_three_products(assigned):
+    """Student notebook, teacher notebook and autograder zip per chapter with graded exercises."""
+    out, manifest = assigned
+    stems = {Path(e["chapter"]).name for e in manifest["chapters"]}
+    with_checks = {p.stem for p in CHAPTERS if build_assignment(p, ROOT).graded}
+    assert stems == with_checks and len(stems) >= 14
+    for stem in stems:
+        for path in (f"student/{stem}.ipynb", f"teacher/{stem}.ipynb", f"autograder/{stem}.zip"):
+            assert (out / path).is_file(), path
+        nbformat.validate(nbformat.read(out / "student" / f"{stem}.ipynb", as_version=4))
+    teacher = (out / "teacher" / "01-confusion-matrix.ipynb").read_text()
+    assert "**Solution of ex-ch01-bayes.** Both ratios share the numerator" in teacher
+    assert "# BEGIN SOLUTION" in teacher and ":class:" not in teacher
+
+
+def _hidden_lines(assignment) -> set[str]:
+    nb = assignment.notebook
+    return {
+        ln.strip()
+        for ex in assignment.graded
+        for k in ex.hidden_cells
+        for ln in nb.cells[k].source.splitlines()
+        if ln.strip().startswith("assert")
+    }
 
 
 def _solution_lines(assignment) -> set[str]:
-    """Lines of the solutions that appear nowhere else in the chapter (the leak candidates)."""
-    solution_cells = {k for ex in assignment.exercises.values() for k in ex.teacher_solution_cells}
+    """Solution code and prose lines that appear nowhere else in the chapter (leak candidates)."""
+    nb = assignment.notebook
+    mine = {k for ex in assignment.exercises.values() for k in ex.solution_cells}
     public = "\n".join(
-        c.source
-        for k, c in enumerate(assignment.teacher.cells)
-        if c.cell_type == "code" and k not in solution_cells
+        c.source for k, c in enumerate(nb.cells) if c.cell_type == "code" and k not in mine
     ) + "\n".join(ex.task for ex in assignment.exercises.values())
-    lines = [ln for k in solution_cells for ln in assignment.teacher.cells[k].source.splitlines()]
+    lines = [ln for k in mine for ln in nb.cells[k].source.splitlines()]
     lines += [ln for ex in assignment.exercises.values() for ln in ex.prose]
     return {
         ln.strip()
@@ -157,58 +134,113 @@ def _solution_lines(assignment) -> set[str]:
     }
 
 
-def test_student_notebooks_contain_no_solution_text(book_assignments):
-    """No solution line occurs in its student notebook, nor a whole one in any other."""
-    out, manifest = book_assignments
-    students = {p.name: p.read_text() for p in (out / "student").glob("*.ipynb")}
-    assert len(students) == len(manifest["chapters"]) >= 1
-    checked = 0
+def test_student_notebooks_leak_no_solution_and_no_hidden_test(assigned):
+    """No solution line, solution prose or hidden-test line in the chapter's student notebook."""
+    out, manifest = assigned
+    checked = hidden = 0
     for entry in manifest["chapters"]:
         assignment = build_assignment(ROOT / f"{entry['chapter']}.md", ROOT)
-        for line in _solution_lines(assignment):
+        text = (out / entry["student"]).read_text()
+        for line in _solution_lines(assignment) | _hidden_lines(assignment):
             forms = {line, json.dumps(line)[1:-1], json.dumps(line, ensure_ascii=False)[1:-1]}
-            for name, text in students.items():
-                # In its own chapter's notebook any solution line is a leak; in another
-                # chapter's only a whole line is (a wrapped fragment like "classifier." is not).
-                own = name == f"{Path(entry['chapter']).name}.ipynb"
-                if not own and len(line) < 30:
-                    continue
-                leaked = [f for f in forms if f in text]
-                assert not leaked, f"{entry['chapter']}: solution text in {name}: {line!r}"
+            assert not [f for f in forms if f in text], f"{entry['chapter']}: leaked {line!r}"
             checked += 1
-    for name, text in students.items():
-        assert "{solution" not in text, f"{name} still has a solution directive"
-    assert checked >= 5, "found almost no solution text to check: is the markup still parsed?"
-
-
-def test_student_copy_structure(book_assignments):
-    """Stubs raise with the label and restate the task; checks and tags match the teacher's."""
-    out, manifest = book_assignments
-    for entry in manifest["chapters"]:
         student = nbformat.read(out / entry["student"], as_version=4)
-        teacher = nbformat.read(out / entry["teacher"], as_version=4)
-        nbformat.validate(student)
-        for nb in (student, teacher):
-            assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
-        for ex in entry["exercises"]:
-            for s, t in zip(ex["student_check_cells"], ex["teacher_check_cells"], strict=True):
-                assert student.cells[s].source == teacher.cells[t].source
-                assert student.cells[s].metadata == teacher.cells[t].metadata
-                assert student.cells[s].metadata[META]["role"] == "check"
-            for s, t in zip(
-                ex["student_solution_cells"], ex["teacher_solution_cells"], strict=True
-            ):
-                cell = student.cells[s]
-                assert f'NotImplementedError("Exercise {ex["exercise"]}' in cell.source
-                assert cell.metadata.get("tags") == teacher.cells[t].metadata.get("tags")
-                assert cell.metadata[META] == {"exercise": ex["exercise"], "role": "solution"}
-    ch01 = next(e for e in manifest["chapters"] if e["chapter"] == "chapters/01-confusion-matrix")
-    graded = {ex["exercise"] for ex in ch01["exercises"] if ex["graded"]}
-    assert {"ex-ch01-overpredicted", "ex-ch01-bayes"} <= graded
-    stub = nbformat.read(out / ch01["student"], as_version=4).cells[
-        ch01["exercises"][0]["student_solution_cells"][0]
+        assert "{solution" not in text
+        for ex in assignment.graded:
+            tests = student.metadata["otter"]["tests"][ex.label]["suites"][0]["cases"]
+            assert tests and not any(case["hidden"] for case in tests), ex.label
+            hidden += len(ex.hidden_cells)
+            (cell,) = _cells(student, ex.label, "solution")
+            assert cell.source.rstrip().endswith("...") and f"Exercise {ex.label}" in cell.source
+    assert checked >= 100 and hidden >= 30, "found little to check: is the markup still parsed?"
+
+
+def _constants(source: str) -> tuple[set[float], set[str], list[str]]:
+    """Numbers (not indices), other strings and assertion messages of a check cell."""
+    tree = ast.parse(source)
+    messages = [n.msg for n in ast.walk(tree) if isinstance(n, ast.Assert) and n.msg is not None]
+    in_messages = {id(c) for m in messages for c in ast.walk(m)}
+    # an index such as bad[:, 2] says where to look, not what to find
+    indices = {
+        id(c) for n in ast.walk(tree) if isinstance(n, ast.Subscript) for c in ast.walk(n.slice)
+    }
+    numbers, strings, texts = set(), [], []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant) or isinstance(node.value, bool):
+            continue
+        if isinstance(node.value, int | float) and id(node) not in indices:
+            numbers.add(float(node.value))
+        elif isinstance(node.value, str):
+            (texts if id(node) in in_messages else strings).append(node.value)
+    numbers |= {float(x) for t in texts for x in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", t)}
+    return numbers, set(strings), texts
+
+
+def reveals(public: list[str], hidden: list[str], task: str) -> list[str]:
+    """What the public check cells show of what only the hidden ones pin (empty when nothing).
+
+    A number of a hidden check (not an index, not 0 or ±1, not stated in the task) used anywhere
+    in a public check; a string a hidden check compares with (a system name, a metric name) as a
+    word of a public message; a hidden check's message inside a public message.
+    """
+    pub = [_constants(source) for source in public]
+    hid = [_constants(source) for source in hidden]
+    stated = {float(x) for x in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", task)}
+    secret = set().union(*(h[0] for h in hid)) - stated - {0.0, 1.0, -1.0}
+    found = [f"the number {x:g}" for x in secret & set().union(*(p[0] for p in pub))]
+    messages = [t for p in pub for t in p[2]]
+    for word in set().union(*(h[1] for h in hid)):
+        pattern = rf"(?<!\w){re.escape(word)}(?!\w)"
+        found += [f"{word!r} in {m!r}" for m in messages if re.search(pattern, m)]
+    for text in (t for h in hid for t in h[2] if len(t) >= 10):
+        found += [f"{text!r} in {m!r}" for m in messages if text in m]
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_public_checks_do_not_reveal_the_hidden_values(path):
+    """Every graded exercise has a hidden check, and its public check gives none of it away."""
+    assignment = build_assignment(path, ROOT)
+    nb = assignment.notebook
+    for ex in assignment.graded:
+        assert ex.hidden_cells, f"{ex.label}: every graded exercise needs a hidden-check cell"
+        public = [nb.cells[k].source for k in ex.check_cells]
+        hidden = [nb.cells[k].source for k in ex.hidden_cells]
+        assert not reveals(public, hidden, ex.task), ex.label
+
+
+def test_reveals_catches_an_answer_in_a_public_message():
+    """The rule catches the kind of message the chapters used to have."""
+    hidden = ['assert rank_acc[systems.index("E")] == 1', "assert abs(x - 0.3) < 0.01"]
+    assert reveals(['assert ok, "E has the highest accuracy"'], hidden, "")
+    assert reveals(["assert abs(x - 0.3) < 0.5"], hidden, "")
+    assert not reveals(["assert abs(x - 0.3) < 0.5"], hidden, "shares (0.6, 0.3, 0.1)")
+    assert not reveals(['assert 0 <= x <= 1, "a share between 0 and 1"'], hidden, "")
+
+
+def test_master_notebook_markup(tmp_path):
+    """Points from the check cell's metadata; a check without a hidden check is refused."""
+    (tmp_path / "mini.md").write_text(MINI)
+    assignment = build_assignment(tmp_path / "mini.md", tmp_path)
+    with pytest.raises(ValueError, match="no hidden-check cell"):
+        master_notebook(assignment, assignment_config("mini", "requirements.txt", []))
+    cell = "```{code-cell} ipython3\n:tags: [hidden-check, remove-cell]\n\nassert total == 10\n```"
+    hidden = f"{MINI}\n{cell}\n"
+    (tmp_path / "mini.md").write_text(hidden)
+    master = master_notebook(build_assignment(tmp_path / "mini.md", tmp_path), {"name": "mini"})
+    raw = [c.source for c in master.cells if c.cell_type == "raw"]
+    assert raw[1] == "# BEGIN QUESTION\nall_or_nothing: true\nname: ex-mini-total\npoints: 3"
+    assert raw[2:] == [
+        "# BEGIN SOLUTION",
+        "# END SOLUTION",
+        "# BEGIN TESTS",
+        "# END TESTS",
+        "# END QUESTION",
     ]
-    assert "as an array `over`" in stub.source, "the stub should restate the exercise"
+    tests = [c.source for c in master.cells if c.metadata.get(META, {}).get("role") == "hidden"]
+    assert tests == ["# HIDDEN\nassert total == 10"]
+    assert not any("Add every entry" in c.source for c in master.cells)
 
 
 @pytest.mark.parametrize(
@@ -231,149 +263,94 @@ def test_strip_solutions_handles_fences(text, kept, removed):
     assert {label for label, _ in gone} == {"ex-1"}
 
 
-def test_hidden_checks_replace_edited_and_deleted_check_cells():
-    """A check edited to `pass` gets the teacher's source back; a deleted one is re-inserted."""
-    assignment = build_assignment(CH01, ROOT)
-    nb = copy.deepcopy(assignment.student)
-    first, second = (ex for ex in assignment.exercises.values() if ex.graded)
-    nb.cells[first.student_check_cells[0]].source = "pass"
-    del nb.cells[second.student_check_cells[0]]
-    placed = inject_checks(nb, assignment)
-    for ex in (first, second):
-        teacher = assignment.teacher.cells[ex.teacher_check_cells[0]].source
-        at = [k for k, c in enumerate(nb.cells) if c.metadata.get(META, {}).get("role") == "check"]
-        assert [nb.cells[k].source for k in at].count(teacher) == 1
-        assert placed[ex.label][0].source == teacher
-        solution = next(
-            k
-            for k, c in enumerate(nb.cells)
-            if c.metadata.get(META, {}).get("exercise") == ex.label
-        )
-        assert nb.cells[solution + 1].source == teacher, "the check belongs after its solution"
-    assert "pass" not in [c.source for c in nb.cells]
-
-
-def test_teacher_notebook_runs_cleanly_and_passes(executions):
-    """Chapter 1's teacher copy executes without errors and is graded as passing every check."""
-    rows, problem, nb = executions["teacher"]
-    assert problem is None
-    assert {"ex-ch01-overpredicted", "ex-ch01-bayes"} <= {r.exercise for r in rows}
-    assert all((r.passed, r.message) == (True, "ok") for r in rows), rows
-    for cell in nb.cells:
-        if cell.cell_type == "code" and "raises-exception" not in cell.metadata.get("tags", []):
-            errors = [o for o in cell.outputs if o.output_type == "error"]
-            assert not errors, f"teacher notebook cell raised:\n{cell.source}\n{errors}"
-
-
-def _submission(mini_root: Path, which: str) -> nbformat.NotebookNode:
-    return copy.deepcopy(
-        getattr(build_assignment(mini_root / "chapters" / "mini.md", mini_root), which)
-    )
+def _write(nb, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
 
 
 @pytest.fixture(scope="module")
-def executions(mini_root, book_assignments, tmp_path_factory) -> dict:
-    """Run every kernel of this file at once (each start-up costs seconds).
-
-    Chapter 1's teacher copy; four bad submissions to the mini book graded through the command
-    line (rows by (file, exercise)); and a hanging notebook with a 3 s budget.
-    """
+def graded(assigned, tmp_path_factory) -> dict:
+    """One `make grade` run over a folder of good, wrong and broken submissions."""
+    out, _ = assigned
     folder = tmp_path_factory.mktemp("submissions")
-    wrong = _submission(mini_root, "student")
-    for cell in wrong.cells:
-        meta = cell.metadata.get(META, {})
-        exercise, role = meta.get("exercise"), meta.get("role")
-        if (exercise, role) == ("ex-mini-total", "solution"):
-            cell.source = "total = 11"
-        if (exercise, role) == ("ex-mini-diagonal", "solution"):
-            cell.source = "hits = [0, 0]"
-        if (exercise, role) == ("ex-mini-diagonal", "check"):
-            cell.source = "pass"
-    (folder / "alice").mkdir()
-    nbformat.write(wrong, folder / "alice" / "mini.ipynb")
-    crash = _submission(mini_root, "teacher")
-    crash.cells[1].source = 'raise RuntimeError("broken set-up")'
-    nbformat.write(crash, folder / "crash.ipynb")
+    for stem in GRADED:
+        _write(
+            nbformat.read(out / "teacher" / f"{stem}.ipynb", 4),
+            folder / "teacher" / f"{stem}.ipynb",
+        )
+    untouched = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
+    _write(untouched, folder / "untouched" / "01-confusion-matrix.ipynb")
+    wrong = nbformat.read(out / "student" / "09-f-measure-paradox.ipynb", 4)
+    # right shape and type, so the public test passes; the hidden test knows the answer
+    _cells(wrong, "ex-ch09-find", "solution")[0].source = "bad = np.zeros((2, 3), dtype=int)"
+    _write(wrong, folder / "wrong" / "09-f-measure-paradox.ipynb")
+    crash = nbformat.read(out / "teacher" / "01-confusion-matrix.ipynb", 4)
+    crash.cells.insert(3, nbformat.v4.new_code_cell("import os\nos._exit(1)"))
+    _write(crash, folder / "crash-01-confusion-matrix.ipynb")
+    (folder / "01-confusion-matrix-damaged.ipynb").write_text('{"cells": [')
     (folder / "notes.txt").write_text("I did the exercises on paper.\n")
-    (folder / "mini-bob.ipynb").write_text('{"cells": [')
+    _write(nbformat.v4.new_notebook(), folder / "essay.ipynb")
     (folder / ".ipynb_checkpoints").mkdir()
-    (folder / ".ipynb_checkpoints" / "mini-checkpoint.ipynb").write_text("{}")
-    hang = _submission(mini_root, "teacher")
-    hang.cells.insert(2, nbformat.v4.new_code_cell("while True:\n    pass"))
-    hang_path = tmp_path_factory.mktemp("hang") / "hang.ipynb"
-    nbformat.write(hang, hang_path)
-    mini = build_assignment(mini_root / "chapters" / "mini.md", mini_root)
-    teacher = book_assignments[0] / "teacher" / "01-confusion-matrix.ipynb"
-    out = tmp_path_factory.mktemp("grades")
-    args = ["--root", str(mini_root), "grade", str(folder), "--out", str(out), "--timeout", "60"]
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        jobs = {
-            "teacher": pool.submit(grade_notebook, teacher, [build_assignment(CH01, ROOT)], 90),
-            "main": pool.submit(main, [*args, "--jobs", "2"]),
-            "hang": pool.submit(grade_notebook, hang_path, [mini], 3),
-        }
-        results = {name: job.result() for name, job in jobs.items()}
-    assert results.pop("main") == 0
-    with open(out / "grades.csv", newline="") as f:
+    (folder / ".ipynb_checkpoints" / "x-checkpoint.ipynb").write_text("{}")
+    grades = tmp_path_factory.mktemp("grades")
+    args = ["grade", str(folder), "--assignments", str(out), "--out", str(grades), "--jobs", "2"]
+    assert main(["--root", str(ROOT), *args, "--timeout", "300"]) == 0
+    with open(grades / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert (out / "summary.txt").exists()
-    results["mini"] = {
-        (r["student_file"], r["exercise"]): (r["passed"], r["message"]) for r in rows
-    }
-    return results
+    assert list(rows[0]) == ["student_file", "exercise", "points", "max_points", "message"]
+    assert (grades / "summary.txt").read_text().startswith("Grades of 8 submitted file(s)")
+    return {(r["student_file"], r["exercise"]): r for r in rows}
 
 
-@pytest.fixture(scope="module")
-def graded_mini(executions) -> dict[tuple[str, str], tuple[str, str]]:
-    return executions["mini"]
+def test_teacher_notebooks_score_full_points(graded, assigned):
+    """Every graded exercise of the teacher notebooks gets its maximum."""
+    _, manifest = assigned
+    for entry in manifest["chapters"]:
+        stem = Path(entry["chapter"]).name
+        if stem not in GRADED:
+            continue
+        for ex in (e for e in entry["exercises"] if e["graded"]):
+            row = graded[(f"teacher/{stem}.ipynb", ex["exercise"])]
+            assert (row["points"], row["max_points"], row["message"]) == ("1", "1", "ok"), row
 
 
-def test_wrong_answer_and_weakened_check_fail(graded_mini):
-    """A wrong answer fails with the check's message, also when its check cell says `pass`."""
-    passed, message = graded_mini[("alice/mini.ipynb", "ex-mini-total")]
-    assert passed == "0" and "count every item" in message
-    passed, message = graded_mini[("alice/mini.ipynb", "ex-mini-diagonal")]
-    assert passed == "0" and "hits should hold the diagonal" in message
+def test_untouched_student_notebook_scores_zero(graded):
+    """Stubs score nothing, and the grader says why instead of crashing."""
+    rows = [r for (f, _), r in graded.items() if f.startswith("untouched/")]
+    assert {r["exercise"] for r in rows} == {"ex-ch01-overpredicted", "ex-ch01-bayes"}
+    assert all(r["points"] == "0" and "NameError" in r["message"] for r in rows), rows
 
 
-def test_crashing_notebook_fails_every_exercise_and_names_the_first_error(graded_mini):
-    """A set-up cell that raises makes every check fail, and the message points at it."""
-    for label in ("ex-mini-total", "ex-mini-diagonal"):
-        passed, message = graded_mini[("crash.ipynb", label)]
-        assert passed == "0"
-        assert "NameError" in message and "RuntimeError: broken set-up" in message
+def test_planted_wrong_answer_passes_public_test_and_fails_hidden_one(graded):
+    """The hidden test adds something: the public hint (test 1) passes, the hidden one fails."""
+    row = graded[("wrong/09-f-measure-paradox.ipynb", "ex-ch09-find")]
+    assert row["points"] == "0"
+    assert "test 2: AssertionError" in row["message"] and "test 1" not in row["message"], row
+    untouched = graded[("wrong/09-f-measure-paradox.ipynb", "ex-ch09-average")]
+    assert untouched["points"] == "0" and "NameError" in untouched["message"]
 
 
-def test_non_notebooks_get_a_row_and_hidden_files_are_skipped(graded_mini):
-    """A .txt gets one row without exercise; bad JSON named after a chapter fails its exercises."""
-    passed, message = graded_mini[("notes.txt", "")]
-    assert passed == "0" and "not a notebook" in message
-    for label in ("ex-mini-total", "ex-mini-diagonal"):
-        passed, message = graded_mini[("mini-bob.ipynb", label)]
-        assert passed == "0" and "not a notebook" in message
-    assert not [key for key in graded_mini if ".ipynb_checkpoints" in key[0]]
-    assert {f for f, _ in graded_mini} == {
-        "alice/mini.ipynb",
-        "crash.ipynb",
-        "notes.txt",
-        "mini-bob.ipynb",
-    }
+def test_broken_files_get_rows_and_the_rest_is_graded(graded):
+    """A dead kernel, a damaged file, a text file and an unknown notebook are rows with reasons."""
+    for label in ("ex-ch01-overpredicted", "ex-ch01-bayes"):
+        assert "kernel died" in graded[("crash-01-confusion-matrix.ipynb", label)]["message"]
+        damaged = graded[("01-confusion-matrix-damaged.ipynb", label)]
+        assert damaged["points"] == "0" and "not a notebook" in damaged["message"]
+    assert "not a notebook" in graded[("notes.txt", "")]["message"]
+    assert "cannot tell which chapter" in graded[("essay.ipynb", "")]["message"]
+    assert not [k for k in graded if ".ipynb_checkpoints" in k[0]]
 
 
-def test_hanging_notebook_times_out(executions):
-    """An endless loop uses up the notebook's time budget; every exercise fails saying so."""
-    rows, problem, _ = executions["hang"]
-    assert problem is not None and problem.startswith("timed out after 3 s")
-    assert {r.exercise for r in rows} == {"ex-mini-total", "ex-mini-diagonal"}
-    assert all(not r.passed and "timed out" in r.message for r in rows)
-
-
-def test_text_exercise_is_listed_but_not_graded(mini_root, tmp_path):
-    """The assign command writes both copies; a {solution}-only exercise is not graded."""
-    assert main(["--root", str(mini_root), "assign", "--out", str(tmp_path)]) == 0
-    manifest = json.loads((tmp_path / "manifest.json").read_text())
-    graded = {ex["exercise"]: ex["graded"] for ex in manifest["chapters"][0]["exercises"]}
-    assert graded == {"ex-mini-total": True, "ex-mini-diagonal": True, "ex-mini-why": False}
-    student = (tmp_path / "student" / "mini.ipynb").read_text()
-    assert "row and column index agree" not in student
-    assert "Why is the diagonal the correct mass?" in student
+def test_time_limit_gives_a_row_per_exercise(assigned, tmp_path):
+    """A notebook that never ends is stopped at the time limit, with a reason in every row."""
+    out, manifest = assigned
+    nb = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
+    nb.cells.insert(2, nbformat.v4.new_code_cell("while True:\n    pass"))
+    path = _write(nb, tmp_path / "01-confusion-matrix.ipynb")
+    rows, problem = grade_notebook(path, manifest["chapters"], out, timeout=15)
+    assert problem == "timed out after 15 s"
+    assert [(r.exercise, r.points, r.max_points) for r in rows] == [
+        ("ex-ch01-overpredicted", 0, 1),
+        ("ex-ch01-bayes", 0, 1),
+    ]

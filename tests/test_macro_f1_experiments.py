@@ -135,6 +135,30 @@ def test_figure_2_gap_is_about_two_points(n):
     assert d[0].max() < 0.005
 
 
+def test_error_spread_classifier_by_hand():
+    """Figure 3's classifier for n = 4, x = 1/2: at y = 1 true class 1 goes to class i with
+    probability i (1 - x) / (10 - 1); at y = 0 the errors are even; columns sum to 1."""
+    cond = E.error_spread_conditional(4, 0.5, np.array([0.0, 1.0]))
+    assert np.allclose(cond.sum(axis=-2), 1.0)
+    assert np.allclose(cond[0], 0.5 * np.eye(4) + 0.5 / 3 * (1 - np.eye(4)))
+    assert np.allclose(cond[1][:, 0], [0.5, 2 / 18, 3 / 18, 4 / 18])
+    assert np.allclose(cond[1][:, 3], [1 / 12, 2 / 12, 3 / 12, 0.5])  # 0.5 / (10 - 4) per number
+
+
+@pytest.mark.parametrize(("n", "key"), [(4, "fig3_max_delta_4"), (13, "fig3_max_delta_13")])
+def test_figure_3_gap_on_balanced_data(n, key):
+    """Balanced data, uneven error spread: the largest mean gap is about the note's 0.8 (n = 4)
+    and 1.7 (n = 13) percentage points; it sits at the most uneven spread (y = 1); with even
+    errors (y = 0) the expected matrix has no gap at all."""
+    xs, ys, d = E.accuracy_spread_grid(n, n_x=21, n_y=11, n_items=2000, reps=10, rng=n)
+    assert d.shape == (11, 21) and xs[0] == pytest.approx(1 / n) and ys[-1] == 1
+    assert 0.75 * PAPER[key] < d.max() < 1.25 * PAPER[key]
+    assert np.unravel_index(d.argmax(), d.shape)[0] == len(ys) - 1
+    assert np.all(d[:, -1] == 0)
+    expected = E.error_spread_conditional(n, xs[None, :], ys[:, None]) / n
+    assert np.abs(delta_f1(expected[0])).max() < 1e-15
+
+
 def test_gap_grows_with_skew_for_random_classifiers():
     """Mean gap of a random classifier: about 0 on balanced data, largest for the 95/5 split."""
     deltas = E.delta_by_distribution(

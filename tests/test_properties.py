@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import matplotlib
@@ -11,6 +12,7 @@ import sympy as sp
 
 import clfmetrics as cm
 from clfmetrics.properties import (
+    EXPONENT_RANGE,
     PAPER_M7,
     PAPER_TABLE_5,
     PROPERTIES,
@@ -25,6 +27,7 @@ from clfmetrics.properties import (
     metrics_with,
     property_table,
 )
+from clfmetrics.variants import power_mean_recall
 
 matplotlib.use("Agg")
 
@@ -121,6 +124,18 @@ def test_class_sensitivity():
         bumped.append(cm.macro_recall(x))
     assert abs(bumped[0] - bumped[1]) > 1e-6
     assert (a == b) == (c == d), "a witness compares two correct cells or two error cells"
+    # the witness is the one the chapter describes: whole counts, two correct items, and the
+    # item of the rarer class is worth more
+    assert np.array_equal(m, np.round(m)) and a == b and c == d
+    assert res.evidence["scores"] == (bumped[0], bumped[1]) and bumped[0] > bumped[1]
+    assert cm.prevalence(m)[a] < cm.prevalence(m)[c]
+
+
+@pytest.mark.parametrize("name", ["macro_precision", "kappa", "mcc", "weighted_f1"])
+def test_class_sensitivity_witness_in_whole_counts(name):
+    """Every PII witness of the table's metrics is a matrix of whole counts."""
+    res = is_class_sensitive(cm.METRICS[name])
+    assert res and np.array_equal(res.evidence["m"], np.round(res.evidence["m"]))
 
 
 # ------------------------------------------------------------------ PIII
@@ -135,13 +150,29 @@ def test_class_sensitivity():
         (cm.geometric_macro_recall, 0.0),
         (cm.harmonic_macro_recall, -1.0),
         (macr_squared, 0.5),
+        (functools.partial(power_mean_recall, p=0.3), 0.3),
+        (functools.partial(power_mean_recall, p=5), 5.0),
+        (functools.partial(power_mean_recall, p=-2.5), -2.5),
     ],
 )
 def test_decomposable_metrics_pass_with_their_exponent(metric, exponent):
-    """Generalised means over classes pass the necessary condition at their own exponent p."""
+    """Generalised means over classes pass the necessary condition at their own exponent p,
+    found by the continuous search also off the old grid of quarters (0.3) and beyond it (5)."""
     res = is_decomposable(metric)
     assert res and res.kind == "necessary condition"
-    assert exponent in res.evidence["exponents"]
+    assert res.evidence["exponents"] == [exponent]
+    assert res.evidence["largest_relative_difference"] < 1e-6
+
+
+def test_decomposable_searches_continuously_between_grid_points():
+    """An exponent between two scan points (7.33) is still found; min recall (p = -inf) is not
+    a generalised mean with any exponent in the searched range, and the verdict says so."""
+    lo, hi = EXPONENT_RANGE
+    assert lo <= -4 and hi >= 5
+    res = is_decomposable(functools.partial(power_mean_recall, p=7.33))
+    assert res and res.evidence["exponents"] == [7.33]
+    worst = is_decomposable(lambda m: cm.recall(m).min(axis=-1))
+    assert not worst and f"[{lo:g}, {hi:g}]" in worst.detail
 
 
 @pytest.mark.parametrize("name", ["accuracy", "f1_of_averages", "weighted_f1", "kappa", "mcc"])
@@ -150,6 +181,7 @@ def test_non_decomposable_metrics_are_refuted(name):
     metric = cm.METRICS[name]
     res = is_decomposable(metric)
     assert not res and res.evidence["exponents"] == []
+    assert res.evidence["largest_relative_difference"] > 1e-3, "far from any exponent"
     m, (a, b), step = res.evidence["m"], res.evidence["cells"], res.evidence["step"]
     assert not ({a[0], a[1]} & {b[0], b[1]}), "the two cells must share no class"
     ea, eb = np.zeros_like(m), np.zeros_like(m)

@@ -175,14 +175,67 @@ def _stacks(n: int, rng) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 7])
 def test_delta_between_zero_and_supremum_on_random_stacks(n):
-    """0 <= Delta <= sup(n) on thousands of dense, sparse, skewed and lopsided matrices."""
+    """0 <= Delta < sup(n) on thousands of dense, sparse, skewed and lopsided matrices."""
     rng = np.random.default_rng(100 + n)
     sup = float(_sup_by_hand(n))
     for stack in _stacks(n, rng):
         d = delta_f1(stack)
         assert np.all(d >= 0)
-        assert np.all(d <= sup + 1e-12)
+        assert np.all(d < sup), "no matrix attains the supremum (proved for even n only)"
         assert np.allclose(d, f1_of_averages(stack) - macro_f1(stack), atol=1e-12)
+        # step 3 of chapter 4's proof: after the push no class of a matrix is at (1, 0) or (0, 1)
+        pp, rr = S.push_outwards(precision(stack), recall(stack))
+        assert np.all(np.abs(pp - rr).sum(axis=-1) < n)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_spread_form_of_delta_is_exact(n):
+    """Delta = (sum d^2/w - (sum d)^2 / sum w) / (2n) with d = P - R, w = P + R, exactly."""
+    assert S.spread_form_holds(n)
+    p, r = L.class_symbols(n)
+    assert not L.exactly_equal(L.delta_closed_form(p, r), 2 * S.spread_form(p, r))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_pushing_a_class_outwards_never_lowers_delta(n):
+    """Step 1 of chapter 4's bound: dG/dw_k = (u_k - mean u)^2 exactly, and numerically the
+    pushed configuration (max(P, R) = 1 per class) has at least the gap of the original."""
+    assert S.weight_derivative_holds(n)
+    rng = np.random.default_rng(n)
+    p, r = rng.random((20_000, n)) ** 3, rng.random((20_000, n)) ** 3
+    p[:, 0] = r[:, 0] = 0  # an empty class
+    pp, rr = S.push_outwards(p, r)
+    assert np.all(np.maximum(pp, rr) == 1)
+    before, after = _delta_from_pr(p, r), _delta_from_pr(pp, rr)
+    assert np.all(after >= before - 1e-12)
+    assert np.all(after <= float(_sup_by_hand(n)) + 1e-12)
+
+
+def _delta_from_pr(p, r):
+    """F1 of averages minus averaged F1 from precision/recall arrays (..., n); 0/0 := 0."""
+    w = p + r
+    f1 = np.where(w > 0, 2 * p * r / np.where(w > 0, w, 1.0), 0.0).mean(axis=-1)
+    pm, rm = p.mean(axis=-1), r.mean(axis=-1)
+    return np.where(pm + rm > 0, 2 * pm * rm / np.where(pm + rm > 0, pm + rm, 1.0), 0.0) - f1
+
+
+def test_odd_bound_curve():
+    """h(n) = n - 1/n, and h' has numerator (n + 1)^2 - 4e(n + 1) + 2e^2 at s = n - 1 + e."""
+    s, n, h = S.odd_bound()
+    e = sp.Symbol("e")
+    assert sp.simplify(h.subs(s, n) - (n - 1 / n)) == 0
+    num, den = sp.fraction(sp.together(sp.diff(h, s).subs(s, n - 1 + e)))
+    assert sp.expand(num - ((n + 1) ** 2 - 4 * e * (n + 1) + 2 * e**2)) == 0
+    assert sp.expand(den - (n + 1 - e) ** 2) == 0
+
+
+def test_push_by_hand_and_the_zero_division_caveat():
+    """(1/2, 1/4) goes to (1, 1/2), (0, 0) to (1, 1), (0.3, 1) stays. With undefined ratios
+    counted as 1 a single misclassified item reaches Delta = 1/2."""
+    pp, rr = S.push_outwards([0.5, 0.0, 0.3], [0.25, 0.0, 1.0])
+    assert np.allclose(pp, [1.0, 1.0, 0.3]) and np.allclose(rr, [0.5, 1.0, 1.0])
+    never = [[0, 0], [1, 0]]
+    assert delta_f1(never) == 0 and delta_f1(never, zero_division=1) == 0.5
 
 
 def test_bad_number_of_classes_raises():

@@ -3,7 +3,7 @@
 Convention everywhere: ``m[i, j]`` is the mass predicted as class ``i`` whose
 true class is ``j`` (rows = predictions, columns = reference), as in Opitz &
 Burst (2019) and Opitz (2024). scikit-learn's ``confusion_matrix`` is the
-transpose; use :func:`from_sklearn` to convert it.
+transpose; use :func:`~clfmetrics.confusion.from_sklearn` to convert it.
 
 Every metric takes one matrix ``(n, n)`` or a stack ``(..., n, n)`` and is
 vectorised over the stack.
@@ -36,8 +36,19 @@ from .averages import (
     weighted_f1,
 )
 from .classwise import bias, correct, f1, precision, prevalence, recall
+from .comparison import compare
 from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
+from .reporting import report
 from .scaling import prevalence_calibrate, prevalence_scale
+from .uncertainty import (
+    Interval,
+    interval,
+    interval_from_labels,
+    mcnemar,
+    mcnemar_sample_size,
+    paired_interval,
+    permutation_test,
+)
 
 __version__ = "0.1.0"
 
@@ -72,8 +83,10 @@ CLASSWISE = {
 __all__ = [
     "CLASSWISE",
     "METRICS",
+    "Interval",
     "accuracy",
     "bias",
+    "compare",
     "confusion_matrix",
     "correct",
     "delta_f1",
@@ -82,19 +95,26 @@ __all__ = [
     "from_sklearn",
     "geometric_macro_recall",
     "harmonic_macro_recall",
+    "interval",
+    "interval_from_labels",
     "kappa",
     "macro_f1",
     "macro_precision",
     "macro_recall",
     "mcc",
+    "mcnemar",
+    "mcnemar_sample_size",
     "micro_f1",
     "micro_precision",
     "micro_recall",
+    "paired_interval",
+    "permutation_test",
     "precision",
     "prevalence",
     "prevalence_calibrate",
     "prevalence_scale",
     "recall",
+    "report",
     "to_labels",
     "to_sklearn",
     "weighted_f1",

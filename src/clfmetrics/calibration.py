@@ -4,7 +4,7 @@ Convention: ``m[i, j]`` is the mass predicted as class ``i`` whose true class
 is ``j`` (rows = predictions, columns = reference). Prevalence calibration
 (Opitz 2024, eq. 5-6) scales column ``j`` by
 :math:`\lambda^\sim_{jj} = |S| / (n \cdot prevalence(j))`, so that every class
-holds :math:`|S|/n` of the mass; :func:`clfmetrics.prevalence_calibrate` does it.
+holds :math:`|S|/n` of the mass; :func:`clfmetrics.scaling.prevalence_calibrate` does it.
 
 Numeric helpers (numpy, vectorised over stacks ``(..., n, n)``):
 

@@ -9,9 +9,23 @@ from __future__ import annotations
 import numpy as np
 
 from ._checks import as_confusion
-from .confusion import _as_label_vector, _default_labels, _label_codes
+from ._intervals import acceleration, bounds, resolve_metric
+from ._resample import (
+    cell_index,
+    check_level,
+    check_size,
+    joint_codes,
+    multinomial_matrices,
+    patterns,
+)
 
-__all__ = ["bootstrap", "paired_bootstrap", "random_classifier", "sample_confusion"]
+__all__ = [
+    "bootstrap",
+    "coverage",
+    "paired_bootstrap",
+    "random_classifier",
+    "sample_confusion",
+]
 
 
 def _distribution(p, name: str, n: int | None = None) -> np.ndarray:
@@ -154,7 +168,10 @@ def paired_bootstrap(y_true, predictions, size: int, labels=None, rng=None) -> n
 
     All systems are counted on the *same* resampled items, so differences
     between their scores are paired: the spread of the differences is not
-    inflated by comparing different test sets.
+    inflated by comparing different test sets. The items are resampled through
+    their joint cells (true class and every system's prediction): one
+    multinomial draw over the distinct joint cells per resample, so the cost
+    does not grow with the number of items.
 
     Parameters
     ----------
@@ -181,23 +198,74 @@ def paired_bootstrap(y_true, predictions, size: int, labels=None, rng=None) -> n
     >>> out.shape, out.sum(axis=(-2, -1)).tolist()[0]
     ((5, 2, 2, 2), [4, 4])
     """
-    predictions = list(predictions)
-    if not predictions:
-        raise ValueError("predictions is empty: give at least one prediction vector")
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-        raise ValueError(f"size must be a positive integer; got {size!r}")
-    if labels is None:
-        # One label set for every system, so all matrices share rows and columns.
-        truth = _as_label_vector(y_true, "y_true")
-        preds = [_as_label_vector(p, "each prediction vector") for p in predictions]
-        labels = _default_labels(truth, np.concatenate(preds))
-    codes = [_label_codes(y_true, p, labels) for p in predictions]
-    t, n = codes[0][0], codes[0][2]
-    pred = np.stack([c[1] for c in codes])  # (k, N)
+    size = check_size(size)
+    codes, n, _ = joint_codes(y_true, predictions, labels)
+    rows, counts = patterns(codes, n)
+    maps = [cell_index(pred, rows[0], n) for pred in rows[1:]]
+    stacks = multinomial_matrices(counts, maps, n, size, np.random.default_rng(rng))
+    return np.stack(stacks, axis=1)
+
+
+def coverage(
+    metric,
+    prevalence,
+    conditional,
+    n_items: int,
+    *,
+    sets: int = 500,
+    level=0.95,
+    size: int = 1000,
+    method: str = "percentile",
+    rng=None,
+) -> float:
+    """Share of bootstrap intervals that contain the population value: actual coverage.
+
+    Draws ``sets`` test sets of ``n_items`` from a classifier's behaviour (as in
+    :func:`sample_confusion`), computes the ``level`` interval of ``metric`` on
+    each from ``size`` resamples (as :func:`clfmetrics.uncertainty.interval` does, for all
+    test sets at once), and counts how often it contains the population value,
+    the metric of the expected matrix ``prevalence[j] * conditional[i, j]``.
+
+    Parameters
+    ----------
+    metric : callable or str
+        A metric of the library or its name in ``clfmetrics.METRICS``.
+    prevalence, conditional
+        The population, as in :func:`sample_confusion`.
+    n_items : int
+        Items per test set.
+    sets : int, default 500
+        Number of simulated test sets; the result's standard error is about
+        ``sqrt(level * (1 - level) / sets)``.
+    level : float, default 0.95
+    size : int, default 1000
+        Resamples per test set.
+    method : {"percentile", "bca"}, default "percentile"
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    float
+        The actual coverage, to compare with the nominal ``level``.
+
+    Examples
+    --------
+    >>> c = coverage("accuracy", [0.5, 0.5], [[0.9, 0.2], [0.1, 0.8]], 200, sets=200, rng=0)
+    >>> 0.85 < c < 1.0
+    True
+    """
+    _, func = resolve_metric(metric)
+    level, size, sets = check_level(level), check_size(size), check_size(sets)
+    if method not in ("percentile", "bca"):
+        raise ValueError(f"method must be 'percentile' or 'bca'; got {method!r}")
     rng = np.random.default_rng(rng)
-    idx = rng.integers(0, len(t), size=(size, len(t)))  # the same items for every system
-    k = len(predictions)
-    cell = pred[:, idx] * n + t[idx]  # (k, size, N)
-    block = (np.arange(size)[None, :, None] * k + np.arange(k)[:, None, None]) * (n * n)
-    counts = np.bincount((cell + block).ravel(), minlength=size * k * n * n)
-    return counts.reshape(size, k, n, n).astype(np.int64)
+    tests = sample_confusion(prevalence, conditional, n_items, size=sets, rng=rng)
+    n = tests.shape[-1]
+    population = func(np.asarray(prevalence, dtype=float)[None, :] * np.asarray(conditional))
+    # One multinomial per test set and resample: pvals broadcast over the test sets.
+    cells = tests.reshape(sets, n * n) / n_items
+    stack = rng.multinomial(n_items, cells, size=(size, sets)).reshape(size, sets, n, n)
+    estimates = func(tests)
+    acc = acceleration(func, tests.astype(float)) if method == "bca" else 0.0
+    low, high = bounds(func(stack), estimates, level, method, acc)
+    return float(np.mean((low <= population) & (population <= high)))

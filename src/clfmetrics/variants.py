@@ -127,7 +127,7 @@ def power_mean_recall(m, p, *, zero_division=0):
     r"""Generalised-mean macro recall :math:`M_p(R_1, \dots, R_n)`.
 
     :math:`R_i = m_{i,i} / prevalence(i)` with ``m[i, j]`` = predicted ``i``,
-    true ``j``. ``p = 1`` is macro recall (:func:`clfmetrics.macro_recall`),
+    true ``j``. ``p = 1`` is macro recall (:func:`clfmetrics.averages.macro_recall`),
     ``p = 0`` the geometric mean GmacR, ``p = -1`` the harmonic mean HmacR;
     the smaller ``p``, the more a single weak class pulls the score down.
 

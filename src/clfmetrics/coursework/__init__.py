@@ -1,23 +1,26 @@
-"""Coursework from the book: student notebooks generated from the chapters, and a grader.
+"""Coursework from the book on otter-grader: assignments generated from the chapters, local grading.
 
 A chapter marks a code exercise with a code cell tagged ``solution`` inside a gated
-``{solution-start} <label>`` … ``{solution-end}`` dropdown, followed by a code cell tagged
-``check`` (plain asserts). From each notebook chapter listed in ``_toc.yml``:
+``{solution-start} <label>`` … ``{solution-end}`` dropdown, then a code cell tagged ``check`` (the
+public hint, shown folded on the page) and a code cell tagged ``hidden-check`` and ``remove-cell``
+(the hidden decision: executed when the book is built, not shown). From each notebook chapter of
+``_toc.yml`` with graded exercises:
 
-- :func:`write_assignments` writes a *student* notebook (solution cells replaced by a stub that
-  restates the exercise and raises ``NotImplementedError``, solution prose removed, check cells
-  kept) and a *teacher* notebook (the chapter with solutions), plus ``manifest.json``;
-- :func:`grade_submissions` executes submitted notebooks on fresh kernels after replacing every
-  check cell by the teacher's (hidden checks) and writes ``grades.csv`` and ``summary.txt``.
+- :func:`write_assignments` builds an otter master notebook (:func:`master_notebook`), runs
+  ``otter assign`` and writes ``student/NN-slug.ipynb``, ``teacher/NN-slug.ipynb``,
+  ``autograder/NN-slug.zip`` (for Gradescope or ``otter run``) and ``manifest.json``;
+- :func:`grade_submissions` grades a folder of notebooks with ``otter run`` against the chapter's
+  zip (no Docker) and writes ``grades.csv`` and ``summary.txt``.
 
 Command line: ``python -m clfmetrics.coursework {assign,grade} ...`` (``make assignments``,
-``make grade SUBMISSIONS=dir``). Needs jupytext, nbformat, nbclient and ipykernel, which the
-book's requirements install; the core library does not.
+``make grade SUBMISSIONS=dir``). Needs otter-grader, which ``requirements.txt`` pins; the core
+library does not.
 """
 
 from .exercises import Assignment, Exercise, build_assignment, notebook_chapters
 from .generate import write_assignments
 from .grading import Graded, GradeRow, grade_notebook, grade_submissions
+from .master import master_notebook
 
 __all__ = [
     "Assignment",
@@ -27,6 +30,7 @@ __all__ = [
     "build_assignment",
     "grade_notebook",
     "grade_submissions",
+    "master_notebook",
     "notebook_chapters",
     "write_assignments",
 ]

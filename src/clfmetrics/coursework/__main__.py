@@ -13,36 +13,47 @@ from .grading import grade_submissions
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m clfmetrics.coursework",
-        description="Student notebooks from the book's chapters, and a grader for them.",
+        description="Otter-grader assignments from the book's chapters, and local grading.",
     )
     parser.add_argument("--root", type=Path, default=Path("."), help="book root (has _toc.yml)")
     commands = parser.add_subparsers(dest="command", required=True)
-    assign = commands.add_parser("assign", help="write student and teacher notebooks")
+    assign = commands.add_parser("assign", help="run otter assign on the chapters")
     assign.add_argument("--out", type=Path, help="default: ROOT/_build/assignments")
+    assign.add_argument("--jobs", type=int, default=1, help="chapters to assign at the same time")
+    assign.add_argument(
+        "--no-run-tests", action="store_true", help="skip otter's check of the teacher notebooks"
+    )
     assign.add_argument("chapters", nargs="*", type=Path, help="default: every notebook chapter")
-    grade = commands.add_parser("grade", help="run and grade submitted notebooks")
+    grade = commands.add_parser("grade", help="grade submitted notebooks with otter run")
     grade.add_argument("submissions", type=Path, help="folder of submitted files (or one file)")
+    grade.add_argument("--assignments", type=Path, help="default: ROOT/_build/assignments")
     grade.add_argument("--out", type=Path, help="default: ROOT/_build/grades")
-    grade.add_argument("--timeout", type=float, default=120, help="seconds per notebook")
-    grade.add_argument("--kernel", default="python3", help="kernel to run submissions with")
-    grade.add_argument("--jobs", type=int, default=1, help="notebooks to run at the same time")
+    grade.add_argument(
+        "--timeout", type=float, default=300, help="seconds per notebook, otter included"
+    )
+    grade.add_argument("--jobs", type=int, default=1, help="notebooks to grade at the same time")
     args = parser.parse_args(argv)
 
+    assignments = getattr(args, "assignments", None) or args.root / "_build" / "assignments"
     if args.command == "assign":
-        out = args.out or args.root / "_build" / "assignments"
-        manifest = write_assignments(args.root, out, args.chapters or None)
+        out = args.out or assignments
+        manifest = write_assignments(
+            args.root, out, args.chapters or None, not args.no_run_tests, args.jobs
+        )
         for entry in manifest["chapters"]:
-            graded = sum(ex["graded"] for ex in entry["exercises"])
-            print(f"{entry['chapter']}: {len(entry['exercises'])} exercises, {graded} graded")
-        print(f"Student notebooks in {out / 'student'}, teacher notebooks in {out / 'teacher'}")
+            graded = [ex for ex in entry["exercises"] if ex["graded"]]
+            points = sum(ex["points"] for ex in graded)
+            print(f"{entry['chapter']}: {len(graded)} graded exercises, {points:g} points")
+        print(f"Student notebooks, teacher notebooks and autograder zips in {out}")
         return 0
     out = args.out or args.root / "_build" / "grades"
     if not args.submissions.exists():
         print(f"no such submissions folder: {args.submissions}", file=sys.stderr)
         return 2
-    _, summary = grade_submissions(
-        args.submissions, args.root, out, args.timeout, args.kernel, args.jobs
-    )
+    if not (assignments / "manifest.json").exists():
+        print(f"no {assignments / 'manifest.json'}: run make assignments first", file=sys.stderr)
+        return 2
+    _, summary = grade_submissions(args.submissions, assignments, out, args.timeout, args.jobs)
     print(summary, end="")
     print(f"Grades in {out / 'grades.csv'}, summary in {out / 'summary.txt'}")
     return 0

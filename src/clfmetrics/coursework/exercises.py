@@ -1,12 +1,13 @@
-"""Find a chapter's exercises and derive its teacher and student notebooks.
+"""Find a chapter's exercises and label their cells.
 
 A chapter is a MyST Markdown notebook (jupytext ``md:myst``). Its exercises are ``{exercise}``
 blocks with a ``:label:``. A code exercise has its answer in code cells inside a gated
-``{solution-start} <label>`` … ``{solution-end}`` dropdown (tagged ``solution``) and a later code
-cell tagged ``check``; a text exercise has a ``{solution} <label>`` block. The student copy drops
-all solution prose and replaces every solution cell by a stub; both copies label the solution and
-check cells with cell metadata ``{"clfmetrics": {"exercise": label, "role": ...}}``, which the
-grader uses to find them again.
+``{solution-start} <label>`` … ``{solution-end}`` dropdown (tagged ``solution``), then a code cell
+tagged ``check`` (the public hint) and directly after it one tagged ``hidden-check`` and
+``remove-cell`` (the hidden decision); a text exercise has a ``{solution} <label>`` block.
+:func:`build_assignment` labels the solution, check and hidden-check cells with cell metadata
+``{"clfmetrics": {"exercise": label, "role": ...}}`` and collects each exercise's task, solution
+prose and points, from which :mod:`.master` writes otter's master notebook.
 """
 
 from __future__ import annotations
@@ -150,52 +151,46 @@ def strip_solutions(text: str, state: _State) -> tuple[str, list[tuple[str, str]
     return text.strip("\n"), removed
 
 
-def stub(label: str, task: str) -> str:
-    """The student's version of a solution cell: the task as comments, then a raise."""
-    lines = [f"# Exercise {label}", "#"]
-    lines += [f"# {line}".rstrip() for line in task.splitlines()]
-    lines += ["#", "# Replace the line below with your solution, then run the check cell below it."]
-    lines.append(f'raise NotImplementedError("Exercise {label}: write your solution here")')
-    return "\n".join(lines)
+#: Cell tags of the markup: the answer, the public hint, the hidden decision.
+ROLES = {"solution": "solution", "check": "check", "hidden-check": "hidden"}
 
 
 @dataclass
 class Exercise:
-    """One exercise of a chapter and where its cells are in the two notebooks (0-based)."""
+    """One exercise of a chapter and the positions (0-based) of its cells in the chapter."""
 
     label: str
     task: str = ""
-    teacher_solution_cells: list[int] = field(default_factory=list)
-    teacher_check_cells: list[int] = field(default_factory=list)
-    student_solution_cells: list[int] = field(default_factory=list)
-    student_check_cells: list[int] = field(default_factory=list)
+    solution_cells: list[int] = field(default_factory=list)
+    check_cells: list[int] = field(default_factory=list)
+    hidden_cells: list[int] = field(default_factory=list)
+    #: Points of the question (the check cell's ``points`` metadata, 1 by default).
+    points: float = 1
     #: Removed markdown lines of its solution (gated dropdown prose or ``{solution}`` body).
     prose: list[str] = field(default_factory=list)
 
     @property
     def graded(self) -> bool:
-        """A code exercise with a check cell, which the grader scores."""
-        return bool(self.teacher_check_cells)
+        """A code exercise with a check cell, which becomes an otter question."""
+        return bool(self.check_cells)
 
 
 @dataclass
 class Assignment:
-    """A chapter as a teacher notebook, a student notebook and its exercises."""
+    """A chapter as a notebook whose exercise cells are labelled, and its exercises."""
 
     chapter: str
     source: Path
-    teacher: nbformat.NotebookNode
-    student: nbformat.NotebookNode
+    notebook: nbformat.NotebookNode
     exercises: dict[str, Exercise]
 
     @property
     def stem(self) -> str:
         return self.source.stem
 
-    def checks(self, label: str) -> list[nbformat.NotebookNode]:
-        """The teacher's check cells of exercise ``label`` (fresh copies, outputs cleared)."""
-        cells = self.exercises[label].teacher_check_cells
-        return [copy.deepcopy(self.teacher.cells[k]) for k in cells]
+    @property
+    def graded(self) -> list[Exercise]:
+        return [ex for ex in self.exercises.values() if ex.graded]
 
 
 def _chapter_name(path: Path, root: Path) -> str:
@@ -205,27 +200,29 @@ def _chapter_name(path: Path, root: Path) -> str:
         return path.stem
 
 
-def _notebook_like(nb: nbformat.NotebookNode, chapter: str, which: str) -> nbformat.NotebookNode:
-    out = nbformat.v4.new_notebook()
-    out.metadata = copy.deepcopy(nb.metadata)
-    out.metadata.pop("jupytext", None)
-    out.metadata[META] = {"chapter": chapter, "copy": which}
-    return out
+def _points(cell: nbformat.NotebookNode, where: str) -> float:
+    points = cell.metadata.get("points", 1)
+    if isinstance(points, bool) or not isinstance(points, int | float) or points <= 0:
+        raise ValueError(f"{where}: points must be a positive number, not {points!r}")
+    return points
 
 
 def build_assignment(path: Path, root: Path | None = None) -> Assignment:
-    """Read chapter ``path`` and derive its teacher and student notebooks.
+    """Read chapter ``path`` and label its exercise cells.
 
-    Cells keep their tags; outputs are cleared; each cell gets the id ``cNNN`` of its position in
-    the chapter, in both copies. Raises ValueError when the exercise markup is inconsistent.
+    Outputs are cleared; each cell gets the id ``cNNN`` of its position in the chapter; solution,
+    check and hidden-check cells get the metadata ``{"clfmetrics": {"exercise": label, "role":
+    role}}``. Raises ValueError when the exercise markup is inconsistent.
     """
     path = Path(path)
     root = Path(root) if root is not None else path.parent
     chapter = _chapter_name(path, root)
     nb = jupytext.read(path, fmt="md:myst")
     tasks = exercise_tasks(nb)
-    teacher = _notebook_like(nb, chapter, "teacher")
-    student = _notebook_like(nb, chapter, "student")
+    out = nbformat.v4.new_notebook()
+    out.metadata = copy.deepcopy(nb.metadata)
+    out.metadata.pop("jupytext", None)
+    out.metadata[META] = {"chapter": chapter}
     exercises: dict[str, Exercise] = {}
     state, last_exercise, last_solution = _State(), None, None
 
@@ -236,21 +233,16 @@ def build_assignment(path: Path, root: Path | None = None) -> Assignment:
         cell = copy.deepcopy(original)
         cell["id"] = f"c{k:03d}"
         where = f"{path.name}, cell {k}"
+        out.cells.append(cell)
         if cell.cell_type == "markdown":
             for label in tasks:
                 if re.search(rf"^\s*:label:\s*{re.escape(label)}\s*$", cell.source, re.M):
                     exercise(label)
                     last_exercise = label
-            kept, removed = strip_solutions(cell.source, state)
-            for label, line in removed:
+            for label, line in strip_solutions(cell.source, state)[1]:
                 exercise(label).prose.append(line)
-            teacher.cells.append(cell)
-            if kept.strip():
-                student.cells.append(nbformat.v4.new_markdown_cell(kept, id=cell.id))
             continue
         if cell.cell_type != "code":
-            teacher.cells.append(cell)
-            student.cells.append(copy.deepcopy(cell))
             continue
         cell.outputs, cell.execution_count = [], None
         tags = cell.metadata.get("tags", [])
@@ -260,22 +252,20 @@ def build_assignment(path: Path, root: Path | None = None) -> Assignment:
             if label is None:
                 raise ValueError(f"{where}: solution cell outside any exercise")
             last_solution = label
-        elif "check" in tags:
+        elif tag := next((t for t in ("check", "hidden-check") if t in tags), None):
             if last_solution is None:
-                raise ValueError(f"{where}: check cell without a solution cell before it")
-            role, label = "check", last_solution
+                raise ValueError(f"{where}: {tag} cell without a solution cell before it")
+            role, label = ROLES[tag], last_solution
+            if role == "hidden" and not exercise(label).check_cells:
+                raise ValueError(f"{where}: a hidden-check cell must follow the check cell")
+            if role == "hidden" and "remove-cell" not in tags:
+                raise ValueError(f"{where}: tag the hidden-check cell remove-cell too")
+            if role == "check" and not exercise(label).check_cells:
+                exercise(label).points = _points(cell, where)
         if role:
             cell.metadata[META] = {"exercise": label, "role": role}
-            ex = exercise(label)
-            getattr(ex, f"teacher_{role}_cells").append(len(teacher.cells))
-            getattr(ex, f"student_{role}_cells").append(len(student.cells))
-        teacher.cells.append(cell)
-        mine = copy.deepcopy(cell)
-        if role == "solution":
-            mine.source = stub(label, exercises[label].task)
-        student.cells.append(mine)
+            getattr(exercise(label), f"{role}_cells").append(k)
     if state.label is not None or state.end_fence is not None:
         raise ValueError(f"{path.name}: {{solution-start}} {state.label} is never closed")
-    nbformat.validate(teacher)
-    nbformat.validate(student)
-    return Assignment(chapter, path, teacher, student, exercises)
+    nbformat.validate(out)
+    return Assignment(chapter, path, out, exercises)

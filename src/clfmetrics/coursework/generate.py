@@ -1,31 +1,109 @@
-"""Write the student and teacher notebooks of every notebook chapter, and a manifest."""
+"""Run ``otter assign`` on every chapter: student notebooks, teacher notebooks, autograder zips."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import re
 import shutil
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import nbformat
 
-from .exercises import Assignment, build_assignment, notebook_chapters
+from .exercises import META, Assignment, build_assignment, notebook_chapters
+from .master import assignment_config, master_notebook
+
+#: What students and the autograder need besides the notebook (the book's library).
+PACKAGE = "clfmetrics"
 
 
-def manifest_entry(assignment: Assignment) -> dict:
-    """The manifest record of one chapter: its notebooks and each exercise's cell indices."""
+def grading_requirements(root: Path) -> str:
+    """The reader's pinned requirements without the editable install of the book's package."""
+    path = root / "requirements.txt"
+    lines = path.read_text().splitlines() if path.exists() else []
+    return (
+        "\n".join(ln for ln in lines if ln.strip() and not ln.lstrip().startswith(("#", "-")))
+        + "\n"
+    )
+
+
+def _prose(lines: list[str]) -> str:
+    """A solution's explanation without the directive's leftovers (options, its closing fence)."""
+    k = 0
+    while k < len(lines) and re.match(r"^\s*(:[\w-]+:.*|`{3,}|:{3,})?\s*$", lines[k]):
+        k += 1
+    return "\n".join(lines[k:]).strip()
+
+
+def _teacher(notebook: nbformat.NotebookNode, assignment: Assignment) -> nbformat.NotebookNode:
+    """Otter's solution notebook with each exercise's solution prose put back before its answer."""
+    done = set()
+    cells = []
+    for cell in notebook.cells:
+        label = cell.get("metadata", {}).get(META, {}).get("exercise")
+        ex = assignment.exercises.get(label)
+        if ex is not None and ex.prose and label not in done:
+            prose = _prose(ex.prose)
+            cells.append(nbformat.v4.new_markdown_cell(f"**Solution of {label}.** {prose}"))
+            done.add(label)
+        cells.append(cell)
+    notebook.cells = cells
+    for ex in assignment.exercises.values():
+        if ex.prose and ex.label not in done:  # text exercises: answers at the end
+            prose = _prose(ex.prose)
+            notebook.cells.append(
+                nbformat.v4.new_markdown_cell(f"**Answer to {ex.label}.** {prose}")
+            )
+    return notebook
+
+
+def assign_chapter(assignment: Assignment, root: Path, out: Path, run_tests: bool = True) -> dict:
+    """Run ``otter assign`` on the master notebook of one chapter and copy its three products.
+
+    Writes ``out/student/NN-slug.ipynb``, ``out/teacher/NN-slug.ipynb`` and
+    ``out/autograder/NN-slug.zip``; returns the chapter's manifest entry. With ``run_tests``,
+    otter grades the solution notebook with the new zip and fails unless it scores full points.
+    """
+    from otter.assign import main as otter_assign
+
+    stem = assignment.stem
+    with tempfile.TemporaryDirectory(prefix="clfmetrics-assign-") as tmp:
+        work = Path(tmp) / stem
+        work.mkdir()
+        (work / "requirements.txt").write_text(grading_requirements(root))
+        package = Path(__file__).resolve().parents[1]  # the book's library, as installed
+        shutil.copytree(package, work / PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
+        config = assignment_config(stem, "requirements.txt", [PACKAGE])
+        nbformat.write(master_notebook(assignment, config), work / f"{stem}.ipynb")
+        log = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+                otter_assign(
+                    str(work / f"{stem}.ipynb"),
+                    str(work / "dist"),
+                    no_pdfs=True,
+                    no_run_tests=not run_tests,
+                )
+        except Exception as exc:
+            raise RuntimeError(f"otter assign failed on {stem}:\n{log.getvalue()}") from exc
+        dist = work / "dist"
+        zips = sorted((dist / "autograder").glob("*.zip"))
+        if len(zips) != 1:
+            raise RuntimeError(f"otter assign wrote {len(zips)} zips for {stem}:\n{log.getvalue()}")
+        shutil.copy(dist / "student" / f"{stem}.ipynb", out / "student" / f"{stem}.ipynb")
+        shutil.copy(zips[0], out / "autograder" / f"{stem}.zip")
+        teacher = nbformat.read(dist / "autograder" / f"{stem}.ipynb", as_version=4)
+        nbformat.write(_teacher(teacher, assignment), out / "teacher" / f"{stem}.ipynb")
     return {
         "chapter": assignment.chapter,
-        "student": f"student/{assignment.stem}.ipynb",
-        "teacher": f"teacher/{assignment.stem}.ipynb",
+        "student": f"student/{stem}.ipynb",
+        "teacher": f"teacher/{stem}.ipynb",
+        "autograder": f"autograder/{stem}.zip",
         "exercises": [
-            {
-                "exercise": ex.label,
-                "graded": ex.graded,
-                "student_solution_cells": ex.student_solution_cells,
-                "student_check_cells": ex.student_check_cells,
-                "teacher_solution_cells": ex.teacher_solution_cells,
-                "teacher_check_cells": ex.teacher_check_cells,
-            }
+            {"exercise": ex.label, "graded": ex.graded, "points": ex.points if ex.graded else 0}
             for ex in assignment.exercises.values()
         ],
     }
@@ -35,33 +113,43 @@ def write_assignments(
     root: Path | str = ".",
     out: Path | str | None = None,
     chapters: list[Path] | None = None,
+    run_tests: bool = True,
+    jobs: int = 1,
 ) -> dict:
-    """Generate ``out/student/*.ipynb``, ``out/teacher/*.ipynb`` and ``out/manifest.json``.
+    """Run otter assign on every chapter with graded exercises; write ``out/manifest.json``.
 
     Parameters
     ----------
     root : path
-        The book's root (the folder of ``_toc.yml``).
+        The book's root (the folder of ``_toc.yml``, ``requirements.txt`` and ``src``).
     out : path, optional
-        Output folder, ``root/_build/assignments`` by default. Its ``student`` and ``teacher``
-        folders are replaced.
+        Output folder, ``root/_build/assignments`` by default. Its ``student``, ``teacher`` and
+        ``autograder`` folders are replaced.
     chapters : list of paths, optional
         Chapter sources; by default every notebook chapter of ``_toc.yml``.
+    run_tests : bool
+        Let otter grade each teacher notebook and fail unless it scores full points (this
+        executes every chapter; about as long again as the rest).
+    jobs : int
+        How many chapters to assign at the same time (one process each).
 
     Returns
     -------
     dict
-        The manifest that was written.
+        The manifest that was written: per chapter its three files and its exercises.
     """
-    root = Path(root)
+    root = Path(root).resolve()
     out = Path(out) if out is not None else root / "_build" / "assignments"
     sources = chapters if chapters is not None else notebook_chapters(root)
     assignments = [build_assignment(Path(p), root) for p in sources]
-    for which in ("student", "teacher"):
+    for which in ("student", "teacher", "autograder"):
         shutil.rmtree(out / which, ignore_errors=True)
         (out / which).mkdir(parents=True)
-        for a in assignments:
-            nbformat.write(getattr(a, which), out / which / f"{a.stem}.ipynb")
-    manifest = {"chapters": [manifest_entry(a) for a in assignments]}
+    graded = [a for a in assignments if a.graded]
+    # otter assign changes the working directory, so parallel chapters need processes
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        n = len(graded)
+        entries = list(pool.map(assign_chapter, graded, [root] * n, [out] * n, [run_tests] * n))
+    manifest = {"chapters": entries}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest

@@ -1,18 +1,20 @@
-"""Grade submitted notebooks: run each with the teacher's checks and record which checks pass.
+"""Grade submitted notebooks locally with otter's runner against each chapter's autograder zip.
 
-Every check cell of a submission is replaced by the teacher's check cell of the same exercise
-(found through the cell metadata written at generation time), so editing a check cell does not
-help. Each notebook runs on a fresh kernel in an empty temporary folder with one time budget for
-the whole notebook; errors do not stop the other cells. An exercise passes when all its check cells
-ran and none has an error output.
+Each file runs as ``python -m otter run -a <chapter zip> <file>`` in its own process (no Docker),
+with a time limit for the whole run; otter executes the notebook on a fresh kernel and runs the
+public and hidden tests of every question. A file that is not a notebook, belongs to no chapter,
+runs out of time or crashes its kernel gets rows that say so, and the other files are graded.
 """
 
 from __future__ import annotations
 
 import csv
+import json
+import os
+import re
 import subprocess
+import sys
 import tempfile
-import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,13 +22,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 import nbformat
-from nbclient import NotebookClient
-from nbclient.exceptions import CellTimeoutError, DeadKernelError
+import psutil
 
-from .exercises import META, Assignment, build_assignment, notebook_chapters
+from .exercises import META
 
-#: Columns of ``grades.csv``; ``passed`` is 1 or 0.
-CSV_FIELDS = ("student_file", "exercise", "passed", "message")
+#: Columns of ``grades.csv``.
+CSV_FIELDS = ("student_file", "exercise", "points", "max_points", "message")
 
 
 @dataclass(frozen=True)
@@ -35,164 +36,103 @@ class GradeRow:
 
     student_file: str
     exercise: str
-    passed: bool
+    points: float
+    max_points: float
     message: str
 
 
 class Graded(NamedTuple):
-    """The grading of one submitted file: its rows, a problem (or None), the executed notebook."""
+    """The grading of one submitted file: its rows and a problem that stopped it (or None)."""
 
     rows: list[GradeRow]
     problem: str | None
-    notebook: nbformat.NotebookNode | None
 
 
-class _BudgetClient(NotebookClient):
-    """A NotebookClient whose timeout is one budget for the whole notebook, not one per cell."""
-
-    def __init__(self, nb: nbformat.NotebookNode, budget: float, **kwargs) -> None:
-        super().__init__(nb, timeout=max(1, int(budget)), **kwargs)
-        self._budget, self._deadline = budget, None
-        self.current_cell: int | None = None
-        self.executed: set[int] = set()
-
-    def _get_timeout(self, cell: nbformat.NotebookNode | None) -> float:
-        if self._deadline is None:
-            self._deadline = time.monotonic() + self._budget
-        # never 0 or less: nbclient reads that as "no timeout"
-        return max(self._deadline - time.monotonic(), 0.001)
-
-    async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
-        self.current_cell = cell_index
-        result = await super().async_execute_cell(cell, cell_index, *args, **kwargs)
-        self.executed.add(cell_index)
-        return result
+def load_manifest(assignments: Path) -> list[dict]:
+    """The chapters of ``assignments/manifest.json`` (written by ``make assignments``)."""
+    path = Path(assignments) / "manifest.json"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: run make assignments first")
+    return json.loads(path.read_text())["chapters"]
 
 
-def _role(cell: nbformat.NotebookNode) -> tuple[str | None, str | None]:
-    meta = cell.get("metadata", {}).get(META, {})
-    if not isinstance(meta, dict):
-        return None, None
-    return meta.get("exercise"), meta.get("role")
+def chapter_of(path: Path, nb: nbformat.NotebookNode | None, chapters: list[dict]) -> dict | None:
+    """The chapter of a submission: from otter's or the book's notebook metadata, else its name."""
+    stems = {Path(c["chapter"]).name: c for c in chapters}
+    if nb is not None:
+        meta = nb.get("metadata", {})
+        for key, field in (("otter", "assignment_name"), (META, "chapter")):
+            value = meta.get(key, {}).get(field) if isinstance(meta.get(key), dict) else None
+            if value and Path(str(value)).name in stems:
+                return stems[Path(str(value)).name]
+    hits = [stem for stem in stems if stem in path.name]
+    return stems[max(hits, key=len)] if hits else None
 
 
-def inject_checks(nb: nbformat.NotebookNode, assignment: Assignment) -> dict[str, list | str]:
-    """Replace the submission's check cells by the teacher's, in place.
-
-    Returns, per graded exercise, the inserted check cells, or a message when the exercise's
-    cells cannot be found (then the teacher's checks are not inserted anywhere).
-    """
-    placed: dict[str, list | str] = {}
-    for label, exercise in assignment.exercises.items():
-        if not exercise.graded:
-            continue
-        roles = [_role(c) for c in nb.cells]
-        checks = [k for k, r in enumerate(roles) if r == (label, "check")]
-        solutions = [k for k, r in enumerate(roles) if r == (label, "solution")]
-        if not checks and not solutions:
-            placed[label] = "the exercise's solution and check cells are not in the notebook"
-            continue
-        at = checks[0] if checks else solutions[-1] + 1
-        nb.cells = [c for k, c in enumerate(nb.cells) if k not in checks]
-        placed[label] = assignment.checks(label)
-        nb.cells[at:at] = placed[label]
-    return placed
+def _first_error(text: str) -> str:
+    found = re.findall(r"^\s*((?:[\w.]+(?:Error|Exception)|KeyboardInterrupt)\b.*)$", text, re.M)
+    return found[0].strip() if found else "failed"
 
 
-def _error(cell: nbformat.NotebookNode) -> str | None:
-    for out in cell.get("outputs", []):
-        if out.get("output_type") == "error":
-            text = f"{out.get('ename', 'Error')}: {out.get('evalue', '')}".strip()
-            text = " ".join(text.split())
-            return text if len(text) <= 300 else text[:297] + "..."
-    return None
+def _message(output: str) -> str:
+    """``ok``, or per failed test case its number and the first error it raised."""
+    parts = re.split(r"^\s*\S+ - (\d+) result:\s*$", output, flags=re.M)
+    failed = [
+        f"test {number}: {_first_error(body)}"
+        for number, body in zip(parts[1::2], parts[2::2], strict=True)
+        if "Test case failed" in body
+    ]
+    text = "; ".join(failed) or ("ok" if "passed" in output else _first_error(output))
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
-def execute_submission(
-    nb: nbformat.NotebookNode, timeout: float, kernel_name: str = "python3"
-) -> tuple[set[int], str | None]:
-    """Run ``nb`` in place on a fresh kernel; return the executed cell indices and any problem."""
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    with tempfile.TemporaryDirectory(prefix="clfmetrics-grade-") as cwd:
-        client = _BudgetClient(
-            nb,
-            timeout,
-            kernel_name=kernel_name,
-            allow_errors=True,
-            resources={"metadata": {"path": cwd}},
+def _kill_tree(pid: int) -> None:
+    """Kill a process and every descendant (otter's kernel runs in its own session)."""
+    try:
+        parent = psutil.Process(pid)
+        procs = [*parent.children(recursive=True), parent]
+    except psutil.NoSuchProcess:
+        return
+    for proc in procs:
+        try:
+            proc.kill()
+        except psutil.NoSuchProcess:
+            pass
+    psutil.wait_procs(procs, timeout=10)
+
+
+def run_otter(submission: Path, autograder: Path, timeout: float) -> tuple[dict | None, str | None]:
+    """Run ``otter run`` on one notebook; return its ``results.json`` or a problem."""
+    with tempfile.TemporaryDirectory(prefix="clfmetrics-grade-") as tmp:
+        cmd = [sys.executable, "-m", "otter", "run", "--no-logo", "-a", str(autograder)]
+        cmd += ["-o", tmp, str(submission)]
+        env = {**os.environ, "TMPDIR": tmp}  # otter run leaves its folder behind if killed
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
         )
         try:
-            # the kernel's own console noise is not the student's output (that comes via iopub)
-            client.execute(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        except CellTimeoutError:
-            where = "" if client.current_cell is None else f" in cell {client.current_cell + 1}"
-            return client.executed, f"timed out after {timeout:g} s{where}"
-        except DeadKernelError:
-            return client.executed, f"the kernel died in cell {(client.current_cell or 0) + 1}"
-        except Exception as exc:  # a broken submission must not stop the others
-            detail = " ".join(str(exc).split())[:200]
-            return client.executed, f"could not run the notebook: {type(exc).__name__}: {detail}"
-    return client.executed, None
-
-
-def _verdicts(
-    nb: nbformat.NotebookNode,
-    placed: dict[str, list | str],
-    executed: set[int],
-    problem: str | None,
-) -> dict[str, tuple[bool, str]]:
-    """Pass/fail and a message per exercise, from the executed notebook."""
-    position = {id(c): k for k, c in enumerate(nb.cells)}
-    errors = [
-        (k, _error(c))
-        for k, c in enumerate(nb.cells)
-        if c.cell_type == "code" and "raises-exception" not in c.metadata.get("tags", [])
-    ]
-    errors = [(k, e) for k, e in errors if e]
-    verdicts = {}
-    for label, checks in placed.items():
-        if isinstance(checks, str):
-            verdicts[label] = (False, checks)
-            continue
-        verdict = (True, "ok")
-        for cell in checks:
-            k = position[id(cell)]
-            if k not in executed:
-                verdict = (False, f"check not run: {problem or 'the notebook stopped before it'}")
-                break
-            if err := _error(cell):
-                first = next(((j, e) for j, e in errors if j < k), None)
-                if first is not None:
-                    exercise, role = _role(nb.cells[first[0]])
-                    owner = f", the {role} of {exercise}" if role else ""
-                    err += f" (first error in the notebook: cell {first[0] + 1}{owner}: {first[1]})"
-                verdict = (False, err)
-                break
-        verdicts[label] = verdict
-    return verdicts
-
-
-def _chapter_of(path: Path, nb, assignments: list[Assignment]) -> Assignment | None:
-    if nb is not None:
-        meta = nb.get("metadata", {}).get(META, {})
-        chapter = meta.get("chapter") if isinstance(meta, dict) else None
-        for a in assignments:
-            if a.chapter == chapter:
-                return a
-    hits = [a for a in assignments if a.stem in path.name]
-    return max(hits, key=lambda a: len(a.stem)) if hits else None
+            _, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_tree(proc.pid)
+            proc.communicate()
+            return None, f"timed out after {timeout:g} s"
+        results = Path(tmp) / "results.json"
+        if proc.returncode == 0 and results.exists():
+            return json.loads(results.read_text()), None
+    if "DeadKernelError" in err or "Kernel died" in err:
+        return None, "the kernel died while running the notebook"
+    lines = [ln.strip() for ln in err.splitlines() if ln.strip()]
+    return None, f"otter could not grade it: {lines[-1][:200] if lines else 'no output'}"
 
 
 def grade_notebook(
     path: Path,
-    assignments: list[Assignment],
-    timeout: float = 120,
-    kernel_name: str = "python3",
+    chapters: list[dict],
+    assignments: Path,
+    timeout: float = 300,
     name: str | None = None,
 ) -> Graded:
-    """Grade one submitted file: read it, insert the teacher's checks, run it, judge each check."""
+    """Grade one submitted file against its chapter's autograder zip."""
     name = name or Path(path).name
     nb, problem = None, None
     try:
@@ -202,18 +142,28 @@ def grade_notebook(
     except Exception as exc:
         detail = " ".join(str(exc).split())[:150]
         nb, problem = None, f"not a notebook ({type(exc).__name__}: {detail})"
-    assignment = _chapter_of(Path(path), nb, assignments)
-    if assignment is None:
+    chapter = chapter_of(Path(path), nb, chapters)
+    if chapter is None:
         problem = problem or "cannot tell which chapter this notebook belongs to"
-        return Graded([GradeRow(name, "", False, problem)], problem, None)
-    if nb is None:
-        graded = [label for label, ex in assignment.exercises.items() if ex.graded]
-        return Graded([GradeRow(name, label, False, problem) for label in graded], problem, None)
-    placed = inject_checks(nb, assignment)
-    executed, problem = execute_submission(nb, timeout, kernel_name)
-    verdicts = _verdicts(nb, placed, executed, problem)
-    rows = [GradeRow(name, label, ok, message) for label, (ok, message) in verdicts.items()]
-    return Graded(rows, problem, nb)
+        return Graded([GradeRow(name, "", 0, 0, problem)], problem)
+    graded = {ex["exercise"]: ex["points"] for ex in chapter["exercises"] if ex["graded"]}
+    results = None
+    if problem is None:
+        results, problem = run_otter(Path(path), Path(assignments) / chapter["autograder"], timeout)
+    if results is None:
+        return Graded([GradeRow(name, ex, 0, pts, problem) for ex, pts in graded.items()], problem)
+    tests = {t["name"]: t for t in results.get("tests", []) if "max_score" in t}
+    rows = []
+    for ex, pts in graded.items():
+        test = tests.get(ex)
+        if test is None:
+            rows.append(GradeRow(name, ex, 0, pts, "otter reported no result for this exercise"))
+        else:
+            score = float(test.get("score") or 0)
+            rows.append(
+                GradeRow(name, ex, score, float(test["max_score"]), _message(test["output"]))
+            )
+    return Graded(rows, None)
 
 
 def submission_files(submissions: Path) -> list[Path]:
@@ -231,21 +181,21 @@ def submission_files(submissions: Path) -> list[Path]:
 
 
 def summarise(rows: list[GradeRow], problems: dict[str, str]) -> str:
-    """Per student file passed/total, per exercise pass rate, and the files with a problem."""
+    """Points per student file, mean score per exercise, and the files with a problem."""
     by_file, by_exercise = defaultdict(list), defaultdict(list)
     for row in rows:
         by_file[row.student_file].append(row)
         if row.exercise:
-            by_exercise[row.exercise].append(row.passed)
+            by_exercise[row.exercise].append(row)
     width = max([len(k) for k in [*by_file, *by_exercise]] + [10])
-    lines = [f"Grades of {len(by_file)} submitted file(s)", "", "Per student file (passed/total):"]
+    lines = [f"Grades of {len(by_file)} submitted file(s)", "", "Per student file (points):"]
     for name, mine in by_file.items():
-        graded = [r for r in mine if r.exercise]
-        lines.append(f"  {name:<{width}}  {sum(r.passed for r in graded)}/{len(graded)}")
-    lines += ["", "Per exercise (pass rate):"]
-    for label, passed in by_exercise.items():
-        rate = sum(passed) / len(passed)
-        lines.append(f"  {label:<{width}}  {sum(passed)}/{len(passed)}  ({rate:.0%})")
+        got, total = sum(r.points for r in mine), sum(r.max_points for r in mine)
+        lines.append(f"  {name:<{width}}  {got:g}/{total:g}")
+    lines += ["", "Per exercise (full marks / files):"]
+    for label, mine in by_exercise.items():
+        full = sum(r.points >= r.max_points > 0 for r in mine)
+        lines.append(f"  {label:<{width}}  {full}/{len(mine)}  ({full / len(mine):.0%})")
     if problems:
         lines += ["", "Problems:"]
         lines += [f"  {name}: {message}" for name, message in problems.items()]
@@ -254,10 +204,9 @@ def summarise(rows: list[GradeRow], problems: dict[str, str]) -> str:
 
 def grade_submissions(
     submissions: Path | str,
-    root: Path | str = ".",
-    out: Path | str | None = None,
-    timeout: float = 120,
-    kernel_name: str = "python3",
+    assignments: Path | str,
+    out: Path | str,
+    timeout: float = 300,
     jobs: int = 1,
 ) -> tuple[list[GradeRow], str]:
     """Grade every file in ``submissions``; write ``grades.csv`` and ``summary.txt`` to ``out``.
@@ -266,37 +215,34 @@ def grade_submissions(
     ----------
     submissions : path
         A folder of submitted files (searched recursively) or a single file.
-    root : path
-        The book's root; the teacher's checks are read from its chapters.
-    out : path, optional
-        Output folder, ``root/_build/grades`` by default.
+    assignments : path
+        The output of ``make assignments`` (``manifest.json`` and ``autograder/*.zip``).
+    out : path
+        Output folder.
     timeout : float
-        Time budget in seconds for running one notebook (kernel start-up not included).
-    kernel_name : str
-        Kernel to run every submission with, whatever the notebook's metadata says.
+        Time limit in seconds for grading one notebook (otter's start-up included).
     jobs : int
-        How many notebooks to run at the same time (one kernel each).
+        How many notebooks to grade at the same time (one otter process each).
 
     Returns
     -------
     rows, summary
         The CSV rows and the summary text.
     """
-    root, submissions = Path(root), Path(submissions)
-    out = Path(out) if out is not None else root / "_build" / "grades"
-    assignments = [build_assignment(p, root) for p in notebook_chapters(root)]
-    rows: list[GradeRow] = []
-    problems: dict[str, str] = {}
+    submissions, out = Path(submissions), Path(out)
+    chapters = load_manifest(Path(assignments))
     base = submissions if submissions.is_dir() else submissions.parent
     files = submission_files(submissions)
     names = [path.relative_to(base).as_posix() for path in files]
 
     def grade(k: int) -> Graded:
-        return grade_notebook(files[k], assignments, timeout, kernel_name, names[k])
+        return grade_notebook(files[k], chapters, Path(assignments), timeout, names[k])
 
-    # each notebook runs in its own kernel process; threads only wait for them
+    rows: list[GradeRow] = []
+    problems: dict[str, str] = {}
+    # each notebook runs in its own otter process; threads only wait for them
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for name, (mine, problem, _) in zip(names, pool.map(grade, range(len(files))), strict=True):
+        for name, (mine, problem) in zip(names, pool.map(grade, range(len(files))), strict=True):
             rows += mine
             if problem:
                 problems[name] = problem
@@ -304,7 +250,10 @@ def grade_submissions(
     with open(out / "grades.csv", "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(CSV_FIELDS)
-        writer.writerows((r.student_file, r.exercise, int(r.passed), r.message) for r in rows)
+        writer.writerows(
+            (r.student_file, r.exercise, f"{r.points:g}", f"{r.max_points:g}", r.message)
+            for r in rows
+        )
     summary = summarise(rows, problems)
     (out / "summary.txt").write_text(summary)
     return rows, summary

@@ -38,7 +38,7 @@ from .cases import CALIBRATED_SUFFIX, PROPERTIES, TABLE_METRICS, calibrated
 from .chance import expected_random_matrix, is_chance_corrected
 from .choose import is_calibrated_row, metrics_with
 from .compare import Disagreement, compare_with_paper, disagreement_table
-from .decomposability import EXPONENTS, is_decomposable
+from .decomposability import EXPONENT_RANGE, is_decomposable
 from .invariance import is_prevalence_invariant
 from .monotonicity import is_monotonic
 from .paper import PAPER_M7, PAPER_NAMES, PAPER_TABLE_5
@@ -48,7 +48,7 @@ from .table import PaperTable, PropertyTable, probe_all, property_table
 
 __all__ = [
     "CALIBRATED_SUFFIX",
-    "EXPONENTS",
+    "EXPONENT_RANGE",
     "PAPER_M7",
     "PAPER_NAMES",
     "PAPER_TABLE_5",

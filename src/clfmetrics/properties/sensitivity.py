@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cases import _cached_cases, _check_metric, _name, _scores
+from .cases import _cached_cases, _check_metric, _is_integer, _name, _scores
 from .render import _fmt
 from .results import ProbeResult
 
@@ -19,15 +19,19 @@ def is_class_sensitive(metric, *, ns=(2, 3, 4), size=300, step=1.0, tol=1e-7, se
     one proves PII; a metric that only counts right and wrong (accuracy) never
     yields one.
 
+    The witness shown is chosen for reading: a matrix of whole counts before
+    soft mass, two correct items before two errors, then the largest difference.
+
     Returns
     -------
     ProbeResult
-        With the witness matrix and the two cells when PII holds.
+        With the witness matrix, the two cells and their scores when PII holds.
     """
     best, n_cases = None, 0
     for n in ns:
         _check_metric(metric, n)
         m = _cached_cases(n, size, seed)
+        whole = _is_integer(m)
         eye = np.eye(n * n).reshape(n * n, n, n)
         after = _scores(metric, m[:, None] + step * eye[None])  # (k, cells)
         n_cases += after.size
@@ -36,21 +40,17 @@ def is_class_sensitive(metric, *, ns=(2, 3, 4), size=300, step=1.0, tol=1e-7, se
             part = np.where(mask[None], after, np.nan)
             with np.errstate(all="ignore"):
                 spread = np.nanmax(part, axis=1) - np.nanmin(part, axis=1)
-            spread = np.where(np.isnan(spread), -np.inf, spread)
-            c = int(np.argmax(spread))
-            scale = tol * max(1.0, float(np.nanmax(np.abs(part[c]))))
-            if spread[c] > scale and (best is None or spread[c] > best[0]):
+                scale = tol * np.maximum(1.0, np.nanmax(np.abs(part), axis=1))
+            found = spread > scale  # False where NaN
+            if not found.any():
+                continue
+            # whole counts first, then the largest difference
+            c = int(np.argmax(np.where(found, spread + 1e6 * whole, -np.inf)))
+            key = (bool(whole[c]), label == "correct", float(spread[c]))
+            if best is None or key > best[0]:
                 hi = int(np.nanargmax(part[c]))
                 lo = int(np.nanargmin(part[c]))
-                best = (
-                    spread[c],
-                    label,
-                    m[c],
-                    divmod(hi, n),
-                    divmod(lo, n),
-                    part[c, hi],
-                    part[c, lo],
-                )
+                best = (key, label, m[c], divmod(hi, n), divmod(lo, n), part[c, hi], part[c, lo])
     name = _name(metric)
     if best is None:
         return ProbeResult(

@@ -20,10 +20,12 @@ __all__ = [
     "PAPER",
     "accuracy_conditional",
     "accuracy_skew_grid",
+    "accuracy_spread_grid",
     "agreement_stats",
     "all_binary_matrices",
     "delta_by_distribution",
     "discordant_share",
+    "error_spread_conditional",
     "random_baseline",
     "sample_grid",
     "skewed_prevalence",
@@ -38,6 +40,8 @@ PAPER = {
     "fig1a_pearson": 0.72,
     "fig1a_spearman": 0.69,
     "fig2_max_delta": 0.02,  # "differences up to 2 percentage points" (HTML version)
+    "fig3_max_delta_4": 0.008,  # balanced data: "up to 0.8 percentage points for n=4"
+    "fig3_max_delta_13": 0.017,  # "and 1.7 percentage points for n=13"
     "example_f1_of_averages": 0.504950495049505,  # reference implementation's output
     "example_averaged_f1": 1.96078431372549e-2,
     "example_delta": 0.48534265191225007,
@@ -174,13 +178,78 @@ def accuracy_skew_grid(
     ys : ndarray (n_y,)
     delta : ndarray (n_y, n_x)
     """
+
+    def build(xs, ys):  # (n_y, 1, 1, n) prevalences, (1, n_x, 1, n, n) classifiers
+        return skewed_prevalence(n, ys)[:, None, None, :], accuracy_conditional(n, xs)[
+            None, :, None
+        ]
+
+    return _grid(n, n_x, n_y, reps, n_items, rng, build)
+
+
+def _grid(n, n_x, n_y, reps, n_items, rng, build):
+    """x from 1/n to 1, y from 0 to 1, and the mean Δ of ``reps`` data sets per cell.
+
+    ``build(xs, ys)`` returns the prevalences and classifiers, broadcastable to
+    ``(n_y, n_x, reps, n)`` and ``(n_y, n_x, reps, n, n)``.
+    """
     xs = np.linspace(1.0 / n, 1.0, n_x)
     ys = np.linspace(0.0, 1.0, n_y)
-    prev = skewed_prevalence(n, ys)[:, None, None, :]  # (n_y, 1, 1, n)
-    cond = accuracy_conditional(n, xs)[None, :, None]  # (1, n_x, 1, n, n)
-    prev = np.broadcast_to(prev, (n_y, n_x, reps, n))
-    m = sample_grid(prev, cond, n_items, rng)
+    prev, cond = build(xs, ys)
+    m = sample_grid(np.broadcast_to(prev, (n_y, n_x, reps, n)), cond, n_items, rng)
     return xs, ys, delta_f1(m).mean(axis=-1)
+
+
+def error_spread_conditional(n: int, x, y) -> np.ndarray:
+    r"""Classifier right with probability ``x`` whose errors lean towards high class numbers.
+
+    For true class :math:`j` (classes numbered :math:`1, \dots, n`) and :math:`i \ne j`,
+
+    .. math::
+
+        \mathcal{P}(f \to i \mid c = j) = (1 - y)\,\frac{1 - x}{n - 1}
+        + y\,\frac{i\,(1 - x)}{\sum_{k=1}^n k - j},
+
+    even at ``y = 0`` and proportional to the predicted class's number at ``y = 1``
+    (Opitz & Burst 2019, Figure 3's y-axis); :math:`\mathcal{P}(f \to j \mid c = j) = x`.
+
+    Returns
+    -------
+    ndarray, shape ``np.broadcast_shapes(np.shape(x), np.shape(y)) + (n, n)``;
+    ``out[..., i, j]`` = probability of predicting ``i`` for true ``j``; columns sum to 1.
+    """
+    x = np.asarray(x, dtype=float)[..., None, None]
+    y = np.asarray(y, dtype=float)[..., None, None]
+    k = np.arange(1, n + 1, dtype=float)
+    eye = np.eye(n)
+    leaning = k[:, None] / (k.sum() - k[None, :]) * (1 - eye)  # [i, j] = i / (sum - j)
+    errors = (1 - y) * (1 - eye) / (n - 1) + y * leaning
+    return x * eye + (1 - x) * errors
+
+
+def accuracy_spread_grid(
+    n: int, n_x: int = 21, n_y: int = 21, n_items: int = 2000, reps: int = 10, rng=None
+):
+    r"""Mean :math:`\Delta` on balanced data over accuracy ``x`` (columns) and error spread ``y``.
+
+    Figure 3 of Opitz & Burst (2019): every class occurs with probability
+    :math:`1/n`; the classifier is :func:`error_spread_conditional`, ``x`` from
+    :math:`1/n` to 1, ``y`` from 0 to 1. Each cell averages ``reps`` data sets
+    of ``n_items`` items.
+
+    Returns
+    -------
+    xs : ndarray (n_x,)
+    ys : ndarray (n_y,)
+    delta : ndarray (n_y, n_x)
+    """
+
+    def build(xs, ys):  # balanced prevalence, (n_y, n_x, 1, n, n) classifiers
+        return np.full(n, 1.0 / n), error_spread_conditional(n, xs[None, :], ys[:, None])[
+            :, :, None
+        ]
+
+    return _grid(n, n_x, n_y, reps, n_items, rng, build)
 
 
 def all_binary_matrices(prevalence=(10, 20)) -> np.ndarray:

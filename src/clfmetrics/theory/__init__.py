@@ -5,7 +5,9 @@
 * :mod:`~clfmetrics.theory.supremum` -- how far apart they can be, and matrices that get there;
 * :mod:`~clfmetrics.theory.derivations` -- accuracy, micro and macro averages, weighted F1 and
   their gradients, step by step;
-* :mod:`~clfmetrics.theory.calibration` -- the prevalence-calibration identities of Opitz (2024).
+* :mod:`~clfmetrics.theory.calibration` -- the prevalence-calibration identities of Opitz (2024);
+* :mod:`~clfmetrics.theory.corrections` -- kappa, MCC and both macro F1s exactly, and the
+  derivatives Opitz (2024) misprints (appendices D.1, E.1, G.1), corrected.
 
 Every module here imports sympy; ``import clfmetrics`` loads none of them.
 """

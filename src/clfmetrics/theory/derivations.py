@@ -149,10 +149,15 @@ _EXPRESSIONS = {
 }
 
 
+def _pick(table: dict, metric: str):
+    """The expression builder for ``metric`` from ``table``, or a ValueError naming the choices."""
+    if metric not in table:
+        raise ValueError(f"metric must be one of {sorted(table)}; got {metric!r}")
+    return table[metric]
+
+
 def _metric_expr(metric: str):
-    if metric not in _EXPRESSIONS:
-        raise ValueError(f"metric must be one of {sorted(_EXPRESSIONS)}; got {metric!r}")
-    return _EXPRESSIONS[metric]
+    return _pick(_EXPRESSIONS, metric)
 
 
 def exactly_equal(a, b) -> bool:
@@ -165,16 +170,17 @@ def exactly_equal(a, b) -> bool:
     return sp.expand(num) == 0
 
 
-def gradient(metric: str, M: sp.Matrix) -> sp.Matrix:
+def gradient(metric, M: sp.Matrix) -> sp.Matrix:
     r"""Matrix of partial derivatives :math:`\partial\,metric / \partial m_{i,j}` (unsimplified).
 
     Parameters
     ----------
-    metric : {'accuracy', 'macro_recall', 'macro_precision', 'weighted_f1'}
+    metric : {'accuracy', 'macro_recall', 'macro_precision', 'weighted_f1'} or callable
+        A metric's name, or a function mapping ``M`` to its sympy expression.
     M : sympy.Matrix
         Symbolic confusion matrix, e.g. from :func:`confusion_symbols`.
     """
-    expr = _metric_expr(metric)(M)
+    expr = (metric if callable(metric) else _metric_expr(metric))(M)
     return sp.Matrix(M.rows, M.cols, lambda i, j: sp.diff(expr, M[i, j]))
 
 

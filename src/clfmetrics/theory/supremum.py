@@ -24,11 +24,16 @@ __all__ = [
     "boundary_delta",
     "delta_supremum",
     "fill_gain",
+    "odd_bound",
+    "push_outwards",
     "sequence_delta",
     "sequence_limit",
+    "spread_form",
+    "spread_form_holds",
     "supremum_sequence",
     "supremum_sequence_symbolic",
     "swap_identity_holds",
+    "weight_derivative_holds",
 ]
 
 
@@ -100,6 +105,68 @@ def delta_supremum(n: int) -> sp.Rational:
     rr = sp.Symbol("r", nonnegative=True, integer=True)
     on_boundary = boundary_delta(rr, n - rr, n)
     return max(sp.Rational(on_boundary.subs(rr, k)) for k in range(n + 1))
+
+
+def spread_form(p, r) -> sp.Expr:
+    r""":math:`\Delta` written with :math:`d_x = P_x - R_x` and :math:`w_x = P_x + R_x`:
+
+    .. math::
+
+        \Delta = \frac{1}{2n}\Big(\sum_x \frac{d_x^2}{w_x}
+                  - \frac{(\sum_x d_x)^2}{\sum_x w_x}\Big).
+
+    It follows from :math:`\frac{UV}{U+V} = \frac{U+V}{4} - \frac{(U-V)^2}{4(U+V)}`,
+    applied to each class (:math:`U, V = P_x, R_x`) and to the sums
+    (:math:`U, V = \sum P, \sum R`). Chapter 4 bounds :math:`\Delta` from it
+    (with :func:`weight_derivative_holds` and :func:`odd_bound`).
+    """
+    n = len(p)
+    d = [px - rx for px, rx in zip(p, r, strict=True)]
+    w = [px + rx for px, rx in zip(p, r, strict=True)]
+    spread = sp.Add(*[dx**2 / wx for dx, wx in zip(d, w, strict=True)])
+    return (spread - sp.Add(*d) ** 2 / sp.Add(*w)) / (2 * n)
+
+
+def spread_form_holds(n: int) -> bool:
+    r"""Prove :func:`spread_form` equals :math:`\mathbb{F}_1 - \mathcal{F}_1` for ``n`` classes
+    with positive :math:`P_x, R_x` (exact rational arithmetic)."""
+    p, r = class_symbols(n)
+    return exactly_equal(f1_of_averages_expr(p, r) - averaged_f1_expr(p, r), spread_form(p, r))
+
+
+def weight_derivative_holds(n: int) -> bool:
+    r"""Prove :math:`\partial G/\partial w_k = (u_k - \bar u)^2` for
+    :math:`G = \sum_x w_x u_x^2 - (\sum_x w_x u_x)^2/\sum_x w_x`, :math:`\bar u = \sum w u/\sum w`.
+
+    :math:`G = 2n\Delta` when :math:`u_x = d_x/w_x`; so moving a class outwards
+    along its ray (:math:`w_x` up, :math:`u_x` fixed) never lowers :math:`\Delta`.
+    """
+    class_symbols(n)
+    w = sp.symbols(f"w_1:{n + 1}", positive=True)
+    u = sp.symbols(f"u_1:{n + 1}", real=True)
+    sw, swu = sp.Add(*w), sp.Add(*[a * b for a, b in zip(w, u, strict=True)])
+    g = sp.Add(*[a * b**2 for a, b in zip(w, u, strict=True)]) - swu**2 / sw
+    return exactly_equal(sp.diff(g, w[0]), (u[0] - swu / sw) ** 2)
+
+
+def push_outwards(precision, recall) -> tuple[np.ndarray, np.ndarray]:
+    r"""Move every class along its ray from :math:`(0, 0)` until :math:`\max(P_x, R_x) = 1`;
+    an empty class :math:`(0, 0)` goes to :math:`(1, 1)`. Never lowers :math:`\Delta`
+    (:func:`weight_derivative_holds`). Arrays of shape ``(..., n)``."""
+    p, r = np.asarray(precision, dtype=float), np.asarray(recall, dtype=float)
+    top = np.maximum(p, r)
+    safe = np.where(top > 0, top, 1.0)
+    return np.where(top > 0, p / safe, 1.0), np.where(top > 0, r / safe, 1.0)
+
+
+def odd_bound() -> tuple[sp.Symbol, sp.Symbol, sp.Expr]:
+    r"""The bound :math:`h(s) = s - (s - n + 1)^2/(2n - s)` on :math:`2n\Delta` for odd ``n``
+    when :math:`s = \sum_x |P_x - R_x| > n - 1` (all classes pushed outwards).
+
+    Returns ``(s, n, h)``; :math:`h(n) = n - 1/n`, i.e. :math:`\Delta \le \frac12 - \frac1{2n^2}`.
+    """
+    s_, n_ = sp.symbols("s n", positive=True)
+    return s_, n_, s_ - (s_ - n_ + 1) ** 2 / (2 * n_ - s_)
 
 
 def _sequence_entries(n: int):

@@ -1,0 +1,121 @@
+"""Text, HTML and JSON renderings shared by the report and the comparison.
+
+An object to render lists its content as sections: a title, an optional table
+(header and rows of already formatted cells) and notes (plain sentences). The
+text and the HTML renderings are two views of the same sections.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import textwrap
+from dataclasses import dataclass, field
+
+#: Line width of the text rendering's notes.
+WIDTH = 88
+
+
+@dataclass
+class Section:
+    """One titled block: a table of formatted cells and notes below it."""
+
+    title: str
+    header: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def num(x, digits: int = 3) -> str:
+    """A number for a table cell; NaN prints as 'undefined'."""
+    return "undefined" if x != x else f"{x:.{digits}f}"
+
+
+def pvalue(p: float, prose: bool = False) -> str:
+    """A p-value for a cell ('< 0.001', '0.042'); ``prose`` adds '=' where needed."""
+    if p < 0.001:
+        return "< 0.001"
+    return f"= {p:.3f}" if prose else f"{p:.3f}"
+
+
+def text(sections: list[Section], heading: str) -> str:
+    """Plain-text rendering: aligned columns, notes as bullets."""
+    out = [heading, "=" * len(heading)]
+    for s in sections:
+        out += ["", s.title, "-" * len(s.title)]
+        if s.header:
+            widths = [max(len(r[k]) for r in [s.header, *s.rows]) for k in range(len(s.header))]
+            for r in [s.header, *s.rows]:
+                cells = [r[0].ljust(widths[0])] + [
+                    c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)
+                ]
+                out.append("  ".join(cells).rstrip())
+        for note in s.notes:
+            out += textwrap.wrap(note, WIDTH, initial_indent="* ", subsequent_indent="  ")
+    return "\n".join(out)
+
+
+def as_html(sections: list[Section], heading: str) -> str:
+    """HTML rendering for Jupyter: one small table per section."""
+    e = html.escape
+    # Bold paragraphs, not headings: a report shown in a page must not add to its outline.
+    out = [f'<div class="clfmetrics-report"><p><strong>{e(heading)}</strong></p>']
+    for s in sections:
+        out.append(f"<p><strong>{e(s.title)}</strong></p>")
+        if s.header:
+            head = "".join(f"<th>{e(h)}</th>" for h in s.header)
+            body = "".join(
+                "<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in s.rows
+            )
+            out.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        if s.notes:
+            out.append("<ul>" + "".join(f"<li>{e(n)}</li>" for n in s.notes) + "</ul>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def plain_labels(labels) -> list[str]:
+    """Class labels as strings, for JSON keys and table cells."""
+    return [str(label) for label in labels]
+
+
+def interval_text(iv) -> str:
+    """'0.713 [0.667, 0.755]': estimate and interval ends."""
+    return f"{iv.estimate:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
+
+
+def interval_dict(iv) -> dict:
+    return {"estimate": iv.estimate, "low": iv.low, "high": iv.high}
+
+
+def _plain(value):
+    """JSON-ready: floats stay floats (NaN becomes None), containers recurse."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and value != value:
+        return None
+    return value
+
+
+class Rendered:
+    """Mixin: ``str``, ``_repr_html_`` and ``to_json`` from ``_sections()`` and ``to_dict()``."""
+
+    _heading = ""
+
+    def _sections(self) -> list[Section]:  # pragma: no cover - defined by subclasses
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:  # pragma: no cover - defined by subclasses
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return text(self._sections(), self._heading)
+
+    def _repr_html_(self) -> str:
+        return as_html(self._sections(), self._heading)
+
+    def to_json(self, **kwargs) -> str:
+        """The content of :meth:`to_dict` as JSON (undefined values become ``null``)."""
+        return json.dumps(_plain(self.to_dict()), **{"indent": 2, **kwargs})

@@ -1,0 +1,177 @@
+"""A paired comparison of two classifiers on the same items, for every metric.
+
+:func:`compare` gives, for each metric of ``clfmetrics.METRICS``, both
+scores, the paired bootstrap interval of the difference and the permutation
+p-value, plus McNemar's exact test for accuracy; it renders as text
+(``str``), as HTML in Jupyter and as ``to_dict()`` / ``to_json()``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _resample as rs
+from ._intervals import registry
+from ._render import Rendered, Section, interval_dict, interval_text, num, plain_labels, pvalue
+from .uncertainty import (
+    mcnemar_of_patterns,
+    pair_patterns,
+    paired_intervals,
+    permutation_pvalues,
+    system_matrices,
+)
+
+__all__ = ["Comparison", "compare"]
+
+#: Entries of METRICS for which higher is not better.
+NOT_A_SCORE = frozenset({"delta_f1"})
+
+
+class Comparison(Rendered):
+    """What :func:`compare` returns; see there."""
+
+    def __init__(self, rows, counts, n, labels, names, level, size, rng):
+        self.labels, self.names = list(labels), tuple(names)
+        self.level, self.size = level, size
+        self.n_items = int(counts.sum())
+        self._heading = f"Paired comparison: {names[0]} - {names[1]}"
+        metrics = registry()
+        rng = np.random.default_rng(rng)
+        m_a, m_b = system_matrices(rows, counts, n)
+        self.scores = {k: (float(f(m_a)), float(f(m_b))) for k, f in metrics.items()}
+        #: Paired percentile interval of A - B for every metric.
+        self.differences = paired_intervals(metrics, rows, counts, n, level, size, rng)
+        #: Permutation (swap) test p-value for every metric.
+        self.pvalues = permutation_pvalues(metrics, rows, counts, n, size, rng)
+        self.mcnemar = mcnemar_of_patterns(rows, counts)
+
+    def __repr__(self) -> str:
+        d = self.differences["accuracy"]
+        return (
+            f"<Comparison: {self.names[0]} - {self.names[1]} on {self.n_items} items, "
+            f"accuracy difference {interval_text(d)}; "
+            "print() it for every metric>"
+        )
+
+    def verdicts(self) -> dict[str, str]:
+        """Per metric: which system the interval favours, or 'undecided' if it contains 0.
+
+        ``delta_f1`` is a gap between two formulas, not a score: its verdict is 'n/a'.
+        """
+        out = {}
+        for k, iv in self.differences.items():
+            if k in NOT_A_SCORE:
+                out[k] = "n/a"
+            else:
+                out[k] = (
+                    self.names[0] if iv.low > 0 else self.names[1] if iv.high < 0 else "undecided"
+                )
+        return out
+
+    def _notes(self) -> list[str]:
+        verdicts = set(self.verdicts().values()) - {"undecided", "n/a"}
+        notes = [
+            "Both systems are resampled on the same items (paired); p-values are per metric and "
+            "not corrected for testing many metrics: choose the metric before comparing.",
+            f"McNemar's exact test on accuracy: {self.names[0]} alone right on "
+            f"{self.mcnemar.a_only} items, {self.names[1]} alone on {self.mcnemar.b_only}, "
+            f"p {pvalue(self.mcnemar.pvalue, prose=True)}.",
+        ]
+        if len(verdicts) == 2:
+            notes.append("The metrics disagree on which system is better: name several winners.")
+        return notes
+
+    def to_dict(self) -> dict:
+        return {
+            "n_items": self.n_items,
+            "labels": plain_labels(self.labels),
+            "systems": list(self.names),
+            "level": self.level,
+            "size": self.size,
+            "metrics": {
+                k: {
+                    self.names[0]: self.scores[k][0],
+                    self.names[1]: self.scores[k][1],
+                    "difference": interval_dict(self.differences[k]),
+                    "p_value": self.pvalues[k],
+                    "favours": self.verdicts()[k],
+                }
+                for k in self.scores
+            },
+            "mcnemar": {
+                "statistic": self.mcnemar.statistic,
+                "p_value": self.mcnemar.pvalue,
+                "a_only": self.mcnemar.a_only,
+                "b_only": self.mcnemar.b_only,
+            },
+        }
+
+    def _sections(self) -> list[Section]:
+        a, b = self.names
+        verdicts = self.verdicts()
+        rows = [
+            [
+                k,
+                num(sa),
+                num(sb),
+                num(iv.estimate),
+                num(iv.low),
+                num(iv.high),
+                pvalue(self.pvalues[k]),
+                verdicts[k],
+            ]
+            for (k, (sa, sb)), iv in zip(
+                self.scores.items(), self.differences.values(), strict=True
+            )
+        ]
+        return [
+            Section(
+                f"{self.n_items} items, {self.level:.0%} paired percentile intervals of "
+                f"{a} - {b}, {self.size} resamples and permutations",
+                ["metric", a, b, "difference", "low", "high", "p", "favours"],
+                rows,
+            ),
+            Section("Notes", notes=self._notes()),
+        ]
+
+
+def compare(
+    y_true, pred_a, pred_b, *, labels=None, names=("A", "B"), level=0.95, size=10_000, rng=None
+) -> Comparison:
+    """Is system A better than system B on these items? Every metric, paired.
+
+    For each metric of ``METRICS``: both scores, the paired bootstrap interval
+    of A - B (:func:`clfmetrics.uncertainty.paired_interval`), and the p-value of the paired
+    permutation test (:func:`clfmetrics.uncertainty.permutation_test`); for accuracy also
+    McNemar's exact test. All metrics share one joint resample and one set of
+    random swaps.
+
+    Parameters
+    ----------
+    y_true, pred_a, pred_b : sequence of hashable labels, equal length
+    labels : sequence, optional
+    names : pair of str, default ("A", "B")
+        How the two systems are called in the output.
+    level : float, default 0.95
+    size : int, default 10_000
+        Resamples, and separately permutations.
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    Comparison
+        ``scores``, ``differences``, ``pvalues``, ``mcnemar``, ``verdicts()``;
+        ``str()``, HTML in Jupyter, ``to_dict()`` and ``to_json()``.
+
+    Examples
+    --------
+    >>> y = [0, 1, 2] * 40
+    >>> c = compare(y, y, [0, 1, 1] * 40, size=500, rng=0)
+    >>> c.verdicts()["accuracy"], c.mcnemar.a_only
+    ('A', 40)
+    """
+    level, size = rs.check_level(level), rs.check_size(size)
+    if len(names) != 2 or len(set(map(str, names))) != 2:
+        raise ValueError(f"names must be two different names; got {names!r}")
+    rows, counts, n, labels = pair_patterns(y_true, pred_a, pred_b, labels)
+    return Comparison(rows, counts, n, labels, tuple(map(str, names)), level, size, rng)

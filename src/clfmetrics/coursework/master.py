@@ -1,0 +1,109 @@
+"""A chapter as an otter-grader *master notebook* (otter's assignment format).
+
+Every graded exercise becomes a question ``# BEGIN QUESTION`` … ``# END QUESTION`` named after its
+label, worth its points, all or nothing. Its solution cells go into a ``# BEGIN SOLUTION`` block,
+with the code between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` lines, which otter replaces by
+``...`` under a comment that restates the task. Its ``check`` cells become public tests and its
+``hidden-check`` cells ``# HIDDEN`` tests. Solution prose is removed from the markdown; the
+teacher notebook gets it back after otter has run (see :mod:`.generate`).
+"""
+
+from __future__ import annotations
+
+import nbformat
+import yaml
+
+from .exercises import META, Assignment, _State, strip_solutions
+
+
+def stub(label: str, task: str) -> list[str]:
+    """The comment lines a student sees above otter's ``...`` in a solution cell."""
+    lines = [f"# Exercise {label}", "#"]
+    lines += [f"# {line}".rstrip() for line in task.splitlines()]
+    lines += ["#", f'# Replace ... with your solution, then run grader.check("{label}") below.']
+    return lines
+
+
+def assignment_config(name: str, requirements: str, files: list[str]) -> dict:
+    """Otter's ``# ASSIGNMENT CONFIG`` of a chapter: a Gradescope zip, tests in the notebook."""
+    return {
+        "name": name,
+        "requirements": requirements,
+        "files": files,
+        "python_version": "3.11",
+        "init_cell": True,
+        "check_all_cell": False,
+        "export_cell": False,
+        "solutions_pdf": False,
+        "run_tests": True,
+        "tests": {"files": False, "ok_format": True},
+        "generate": {"pdf": False, "show_stdout": True, "show_hidden": False},
+    }
+
+
+def _raw(text: str) -> nbformat.NotebookNode:
+    return nbformat.v4.new_raw_cell(text)
+
+
+def _role(cell: nbformat.NotebookNode) -> tuple[str | None, str | None]:
+    meta = cell.get("metadata", {}).get(META, {})
+    return meta.get("exercise"), meta.get("role")
+
+
+def master_notebook(assignment: Assignment, config: dict) -> nbformat.NotebookNode:
+    """The otter master notebook of ``assignment``, with ``config`` as its assignment config."""
+    nb = assignment.notebook
+    master = nbformat.v4.new_notebook(metadata=dict(nb.metadata))
+    master.cells.append(_raw("# ASSIGNMENT CONFIG\n" + yaml.safe_dump(config, sort_keys=False)))
+    starts = {}
+    for ex in assignment.graded:
+        if not ex.hidden_cells:
+            raise ValueError(f"{assignment.stem}: exercise {ex.label} has no hidden-check cell")
+        opened = [k for k in range(ex.solution_cells[0]) if nb.cells[k].cell_type == "markdown"]
+        starts[max(opened, default=ex.solution_cells[0])] = ex
+    ends = {max(ex.check_cells + ex.hidden_cells): ex for ex in assignment.graded}
+    state, testing = _State(), None
+    for k, cell in enumerate(nb.cells):
+        if k in starts:
+            ex = starts[k]
+            question = {"name": ex.label, "points": ex.points, "all_or_nothing": True}
+            master.cells.append(_raw("# BEGIN QUESTION\n" + yaml.safe_dump(question).strip()))
+        label, role = _role(cell)
+        if cell.cell_type == "markdown":
+            text = strip_solutions(cell.source, state)[0]
+            if text.strip():
+                if testing:
+                    raise ValueError(
+                        f"{assignment.stem}, cell {k}: text among the checks of {testing}"
+                    )
+                master.cells.append(nbformat.v4.new_markdown_cell(text))
+            continue
+        cell = nbformat.v4.new_code_cell(cell.source, metadata=dict(cell.metadata))
+        if role == "solution":
+            ex = assignment.exercises[label]
+            if k == ex.solution_cells[0]:
+                master.cells.append(_raw("# BEGIN SOLUTION"))
+            lines = ["# BEGIN SOLUTION", cell.source, "# END SOLUTION"]
+            if k == ex.solution_cells[0]:
+                lines = stub(label, ex.task) + lines
+            cell.source = "\n".join(lines)
+            master.cells.append(cell)
+            if k == ex.solution_cells[-1]:
+                master.cells.append(_raw("# END SOLUTION"))
+        elif role in ("check", "hidden"):
+            ex = assignment.exercises[label]
+            if k == ex.check_cells[0]:
+                master.cells.append(_raw("# BEGIN TESTS"))
+                testing = label
+            if role == "hidden":
+                cell.source = "# HIDDEN\n" + cell.source
+            master.cells.append(cell)
+        elif testing:
+            raise ValueError(f"{assignment.stem}, cell {k}: code among the checks of {testing}")
+        else:
+            master.cells.append(cell)
+        if k in ends:
+            master.cells += [_raw("# END TESTS"), _raw("# END QUESTION")]
+            testing = None
+    nbformat.validate(master)
+    return master

@@ -1,0 +1,305 @@
+"""A report on one classifier's predictions that explains itself.
+
+:func:`report` gives every metric of ``clfmetrics.METRICS`` with a bootstrap
+interval, the class-wise precision, recall and F1 next to each class's bias
+and prevalence, both macro F1s and their gap, chance baselines,
+prevalence-calibrated scores, warnings, and a suggested reporting paragraph.
+It renders as text (``str``), as
+HTML in Jupyter and as ``to_dict()`` / ``to_json()``.
+
+Convention: ``matrix[i, j]`` = items predicted ``labels[i]`` whose true class
+is ``labels[j]``.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from . import _resample as rs
+from ._intervals import registry
+from ._render import Rendered, Section, interval_dict, interval_text, num, plain_labels
+from .averages import delta_f1, f1_of_averages, macro_f1
+from .classwise import bias, f1, precision, prevalence, recall
+from .scaling import prevalence_calibrate
+from .uncertainty import interval_of_stack, resample_matrix
+
+__all__ = ["Report", "report"]
+
+#: A gap between the two macro F1s at least this large is explained in the report.
+DELTA_MATERIAL = 0.01
+#: A class with fewer true items than this is flagged as tiny.
+TINY_CLASS = 30
+#: Largest over smallest prevalence from which accuracy and macro recall are flagged.
+IMBALANCE = 3.0
+#: Bias differing from prevalence by more than this share counts as over- or under-predicting.
+BIAS_TOLERANCE = 0.1
+_CALIBRATED = ("accuracy", "macro_precision", "macro_f1", "kappa", "mcc")
+_BASELINES = ("accuracy", "macro_recall", "macro_f1", "kappa", "mcc")
+
+
+class Report(Rendered):
+    """What :func:`report` returns; see there. Attributes hold the numbers, ``str()`` explains."""
+
+    _heading = "Evaluation report"
+
+    def __init__(self, matrix, labels, level, size, rng):
+        self.matrix = matrix.astype(np.int64)
+        self.labels = list(labels)
+        self.level, self.size = level, size
+        self.n_items = int(matrix.sum())
+        stack = resample_matrix(matrix, size, np.random.default_rng(rng))
+        metrics = registry()
+        #: Every metric of METRICS with its percentile interval, by name.
+        self.intervals = {
+            name: interval_of_stack(f, matrix, stack, level, "percentile")
+            for name, f in metrics.items()
+        }
+        with np.errstate(invalid="ignore", divide="ignore"):
+            self.per_class = {
+                "support": matrix.sum(axis=0),
+                "predicted": matrix.sum(axis=1),
+                "prevalence": prevalence(matrix) / self.n_items,
+                "bias": bias(matrix) / self.n_items,
+                "precision": precision(matrix, zero_division="nan"),
+                "recall": recall(matrix, zero_division="nan"),
+                "f1": f1(matrix, zero_division="nan"),
+            }
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = self.per_class["bias"] / self.per_class["prevalence"]
+        self.over_predicted = [
+            lab for lab, r in zip(labels, ratio, strict=True) if r > 1 + BIAS_TOLERANCE
+        ]
+        self.under_predicted = [
+            lab for lab, r in zip(labels, ratio, strict=True) if r < 1 - BIAS_TOLERANCE
+        ]
+        self.macro_f1s = {
+            "macro_f1": macro_f1(matrix),
+            "f1_of_averages": f1_of_averages(matrix),
+            "delta_f1": delta_f1(matrix),
+        }
+        self.baselines = self._baselines(matrix)
+        present = self.per_class["support"] > 0
+        cal = prevalence_calibrate(matrix) if present.all() else None
+        self.calibrated = (
+            {} if cal is None else {name: float(metrics[name](cal)) for name in _CALIBRATED}
+        )
+        self.warnings = self._warnings()
+
+    @staticmethod
+    def _baselines(matrix):
+        """Scores of two classifiers that ignore the input, on this data's class mix."""
+        n = matrix.shape[0]
+        support = matrix.sum(axis=0).astype(np.float64)
+        majority = np.zeros_like(support, shape=(n, n))
+        majority[np.argmax(support)] = support
+        uniform = np.repeat(support[None, :] / n, n, axis=0)  # expected counts of a random guess
+        metrics = registry()
+        return {
+            "majority class": {k: float(metrics[k](majority)) for k in _BASELINES},
+            "uniform random guess (expected counts)": {
+                k: float(metrics[k](uniform)) for k in _BASELINES
+            },
+        }
+
+    def _warnings(self) -> list[str]:
+        pc, out = self.per_class, []
+        for k, lab in enumerate(self.labels):
+            if pc["support"][k] == 0:
+                out.append(
+                    f"class {lab!s} never occurs in y_true: its recall is undefined (0/0, "
+                    "counted as 0 in the macro averages), and prevalence calibration is undefined"
+                )
+            elif pc["predicted"][k] == 0:
+                out.append(
+                    f"class {lab!s} is never predicted: its precision is undefined (0/0, "
+                    "counted as 0 in the macro averages)"
+                )
+            if 0 < pc["support"][k] < TINY_CLASS:
+                out.append(
+                    f"class {lab!s} has only {int(pc['support'][k])} items: its recall moves in "
+                    f"steps of 1/{int(pc['support'][k])}, so the macro metrics' intervals are wide"
+                )
+        out += self._undefined_metrics()
+        prev = pc["prevalence"][pc["support"] > 0]
+        if prev.size >= 2 and prev.max() / prev.min() >= IMBALANCE:
+            acc, mr = self.intervals["accuracy"].estimate, self.intervals["macro_recall"].estimate
+            out.append(
+                f"the classes are far from equally common (largest {prev.max() / prev.min():.1f} "
+                f"times the smallest): accuracy ({acc:.3f}) weighs classes by frequency, macro "
+                f"recall ({mr:.3f}) equally; report both"
+            )
+        return out
+
+    def __repr__(self) -> str:
+        acc = self.intervals["accuracy"]
+        return (
+            f"<Report: {self.n_items} items, {len(self.labels)} classes, "
+            f"accuracy {interval_text(acc)}; print() it for the whole report>"
+        )
+
+    def _undefined_metrics(self) -> list[str]:
+        """Metrics with a 0/0 on this matrix, which the intervals count as 0."""
+        undefined = []
+        for name, func in registry().items():
+            if "zero_division" not in inspect.signature(func).parameters:
+                continue  # accuracy and the micro averages are always defined
+            with np.errstate(invalid="ignore", divide="ignore"):
+                if np.isnan(func(self.matrix, zero_division="nan")):
+                    undefined.append(name)
+        if not undefined:
+            return []
+        return [
+            f"undefined on this matrix (a 0/0 inside the formula): {', '.join(undefined)}; "
+            "the report counts each 0/0 as 0, as scikit-learn's zero_division=0 does"
+        ]
+
+    def delta_explanation(self) -> str:
+        """Why the two macro F1s differ (or that they agree), in one paragraph."""
+        d = self.macro_f1s["delta_f1"]
+        if d < DELTA_MATERIAL:
+            return (
+                f"The two macro F1s differ by {d:.4f}, less than {DELTA_MATERIAL}: they agree "
+                "here, but name the one you report."
+            )
+        over = ", ".join(map(str, self.over_predicted)) or "none"
+        under = ", ".join(map(str, self.under_predicted)) or "none"
+        return (
+            f"F1 of averages exceeds the mean of class-wise F1 by {d:.3f}. Over-predicted "
+            f"classes (bias above prevalence, recall above precision): {over}. Under-predicted "
+            f"(precision above recall): {under}. Averaging precision and recall over the "
+            "classes first lets one kind offset the other, so the harmonic mean of the "
+            "averages rewards the imbalance that the mean of class-wise F1 penalises "
+            "(Opitz & Burst 2019: the gap grows with (P_x R_y - P_y R_x)^2 over class pairs)."
+        )
+
+    def reporting_block(self) -> str:
+        """A paragraph for an evaluation section, following the book's checklist."""
+        iv = self.intervals
+        recalls = ", ".join(
+            f"{lab!s} {num(r)}"
+            for lab, r in zip(self.labels, self.per_class["recall"], strict=True)
+        )
+        n = len(self.labels)
+        return (
+            f"On {self.n_items} test items ({n} classes), accuracy is "
+            f"{interval_text(iv['accuracy'])} and macro recall {interval_text(iv['macro_recall'])} "
+            f"(chance: {1 / n:.3f} for macro recall; "
+            f"{self.baselines['majority class']['accuracy']:.3f} accuracy for always "
+            f"predicting the majority class). Macro F1, the mean of class-wise F1 "
+            f"(scikit-learn's average='macro'), is {interval_text(iv['macro_f1'])}; "
+            f"the F1 of macro precision and macro recall is {iv['f1_of_averages'].estimate:.3f}. "
+            f"Class-wise recalls: {recalls}. Intervals: {self.level:.0%} percentile bootstrap "
+            f"over {self.size} resamples of the test items. Undefined precisions and recalls "
+            "(0/0) count as 0. Computed with clfmetrics (rows = predictions, columns = "
+            "reference)."
+        )
+
+    def to_dict(self) -> dict:
+        pc = self.per_class
+        return {
+            "n_items": self.n_items,
+            "labels": plain_labels(self.labels),
+            "matrix": self.matrix.tolist(),
+            "level": self.level,
+            "size": self.size,
+            "metrics": {k: interval_dict(v) for k, v in self.intervals.items()},
+            "per_class": {
+                str(lab): {key: float(pc[key][k]) for key in pc}
+                for k, lab in enumerate(self.labels)
+            },
+            "macro_f1s": {k: float(v) for k, v in self.macro_f1s.items()},
+            "over_predicted": plain_labels(self.over_predicted),
+            "under_predicted": plain_labels(self.under_predicted),
+            "baselines": self.baselines,
+            "prevalence_calibrated": self.calibrated,
+            "warnings": list(self.warnings),
+            "reporting_block": self.reporting_block(),
+        }
+
+    def _sections(self) -> list[Section]:
+        lv = f"{self.level:.0%}"
+        metric_rows = [
+            [k, num(v.estimate), num(v.low), num(v.high)] for k, v in self.intervals.items()
+        ]
+        pc = self.per_class
+        class_rows = [
+            [
+                str(lab),
+                str(int(pc["support"][k])),
+                num(pc["prevalence"][k]),
+                num(pc["bias"][k]),
+                num(pc["precision"][k]),
+                num(pc["recall"][k]),
+                num(pc["f1"][k]),
+            ]
+            for k, lab in enumerate(self.labels)
+        ]
+        names = list(self.baselines)
+        base_rows = [[k, *(num(self.baselines[b][k]) for b in names)] for k in _BASELINES]
+        return [
+            Section(
+                f"Metrics ({self.n_items} items, {lv} percentile bootstrap, {self.size} resamples)",
+                ["metric", "estimate", "low", "high"],
+                metric_rows,
+            ),
+            Section(
+                "Per class (bias = share predicted, prevalence = share true)",
+                ["class", "support", "prevalence", "bias", "precision", "recall", "F1"],
+                class_rows,
+            ),
+            Section(
+                "Two macro F1s",
+                ["formula", "value"],
+                [
+                    ["mean of class-wise F1 (macro_f1)", num(self.macro_f1s["macro_f1"])],
+                    ["F1 of macro P and macro R", num(self.macro_f1s["f1_of_averages"])],
+                    ["difference (delta_f1)", num(self.macro_f1s["delta_f1"], 4)],
+                ],
+                [self.delta_explanation()],
+            ),
+            Section("Chance baselines on this class mix", ["metric", *names], base_rows),
+            Section(
+                "Prevalence-calibrated scores (every class made equally common)",
+                ["metric", "calibrated"] if self.calibrated else [],
+                [[k, num(v)] for k, v in self.calibrated.items()],
+                [] if self.calibrated else ["undefined: a class never occurs in y_true"],
+            ),
+            Section("Warnings", notes=self.warnings or ["none"]),
+            Section("Suggested reporting", notes=[self.reporting_block()]),
+        ]
+
+
+def report(y_true, y_pred, *, labels=None, level=0.95, size=10_000, rng=None) -> Report:
+    """Every metric with its interval, and what a reader needs to interpret them.
+
+    Parameters
+    ----------
+    y_true, y_pred : sequence of hashable labels, equal length
+        Reference labels and predictions.
+    labels : sequence, optional
+        The classes, in the order of the matrix (default: sorted union of the labels).
+    level : float, default 0.95
+        Nominal coverage of the bootstrap intervals.
+    size : int, default 10_000
+        Number of resampled test sets (one stack shared by all metrics).
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    Report
+        ``intervals`` (every metric of ``METRICS``), ``per_class``, ``macro_f1s``,
+        ``over_predicted`` / ``under_predicted``, ``baselines``, ``calibrated``,
+        ``warnings``; ``str()``, HTML in Jupyter, ``to_dict()`` and ``to_json()``.
+
+    Examples
+    --------
+    >>> r = report(list("aaabbbcc"), list("aabbbbcc"), size=500, rng=0)
+    >>> r.intervals["accuracy"].estimate, r.over_predicted
+    (0.875, ['b'])
+    """
+    level, size = rs.check_level(level), rs.check_size(size)
+    codes, n, labels = rs.joint_codes(y_true, [y_pred], labels)
+    matrix = np.bincount(codes[1] * n + codes[0], minlength=n * n).reshape(n, n)
+    return Report(matrix.astype(np.float64), labels, level, size, rng)

@@ -1,0 +1,139 @@
+"""clfmetrics.report and clfmetrics.compare: the numbers are the library's, the words fit them."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import clfmetrics as cm
+from clfmetrics.uncertainty import mcnemar, paired_interval, permutation_test
+
+TWEETS = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
+LABELS = ["negative", "neutral", "positive"]
+
+
+@pytest.fixture(scope="module")
+def tweets_report():
+    y_true, y_pred = cm.to_labels(TWEETS, LABELS)
+    return cm.report(y_true, y_pred, size=2000, rng=3)
+
+
+def test_report_numbers_are_the_librarys(tweets_report):
+    r = tweets_report
+    assert r.n_items == 400 and r.labels == LABELS
+    np.testing.assert_array_equal(r.matrix, TWEETS)
+    assert list(r.intervals) == list(cm.METRICS)
+    for name, func in cm.METRICS.items():
+        assert r.intervals[name] == cm.interval(name, TWEETS, size=2000, rng=3)
+        assert r.intervals[name].estimate == pytest.approx(func(TWEETS))
+    pc = r.per_class
+    np.testing.assert_allclose(pc["precision"], cm.precision(TWEETS))
+    np.testing.assert_allclose(pc["recall"], cm.recall(TWEETS))
+    np.testing.assert_allclose(pc["f1"], cm.f1(TWEETS))
+    np.testing.assert_allclose(pc["prevalence"], [0.25, 0.5, 0.25])
+    np.testing.assert_allclose(pc["bias"], np.array([80, 245, 75]) / 400)
+    assert r.macro_f1s["delta_f1"] == pytest.approx(cm.f1_of_averages(TWEETS) - cm.macro_f1(TWEETS))
+    assert r.calibrated["accuracy"] == pytest.approx(cm.macro_recall(TWEETS))
+    assert r.baselines["majority class"]["accuracy"] == 0.5
+    assert r.baselines["uniform random guess (expected counts)"]["macro_recall"] == pytest.approx(
+        1 / 3
+    )
+    # The tweet classifier says "neutral" for 245 of 400 tweets, of which 200 are neutral.
+    assert r.over_predicted == ["neutral"] and r.under_predicted == ["negative", "positive"]
+    assert r.warnings == []
+
+
+def test_report_renders_three_ways(tweets_report):
+    text = str(tweets_report)
+    assert repr(tweets_report).startswith("<Report: 400 items, 3 classes, accuracy 0.713 [")
+    assert "Evaluation report" in text and "Suggested reporting" in text
+    assert f"{cm.accuracy(TWEETS):.3f}" in text
+    html = tweets_report._repr_html_()
+    assert html.count("<table>") == 5 and "neutral" in html
+    data = json.loads(tweets_report.to_json())
+    assert data["metrics"]["macro_f1"]["estimate"] == pytest.approx(cm.macro_f1(TWEETS))
+    assert data["per_class"]["neutral"]["recall"] == pytest.approx(0.85)
+    assert data == json.loads(json.dumps(tweets_report.to_dict()))
+
+
+def test_report_explains_a_material_gap_between_the_macro_f1s():
+    # Class 0 is predicted for everything of class 1: one class over-, one under-predicted.
+    m = np.array([[50, 40, 0], [0, 10, 0], [0, 0, 50]])
+    y_true, y_pred = cm.to_labels(m)
+    r = cm.report(y_true, y_pred, size=200, rng=0)
+    assert r.macro_f1s["delta_f1"] >= 0.01
+    assert r.over_predicted == [0] and r.under_predicted == [1]
+    words = r.delta_explanation()
+    assert "Over-predicted" in words and f"{r.macro_f1s['delta_f1']:.3f}" in words
+
+
+def test_report_warns():
+    y_true = ["a"] * 200 + ["b"] * 40 + ["c"] * 10
+    y_pred = ["a"] * 200 + ["a"] * 40 + ["c"] * 10  # b never predicted
+    r = cm.report(y_true, y_pred, labels=["a", "b", "c", "d"], size=200, rng=0)
+    text = " | ".join(r.warnings)
+    assert "class b is never predicted" in text
+    assert "class d never occurs" in text
+    assert "class c has only 10 items" in text
+    assert "far from equally common" in text
+    assert "undefined on this matrix" in text and "macro_precision" in text
+    assert r.calibrated == {}
+    assert "undefined" in str(r)
+    assert json.loads(r.to_json())["per_class"]["d"]["recall"] is None
+
+
+def test_html_escapes_labels():
+    r = cm.report(["<b>", "x"] * 20, ["<b>", "<b>"] * 20, size=100, rng=0)
+    html = r._repr_html_()
+    assert "&lt;b&gt;" in html and "<td><b>" not in html
+
+
+def _two_systems(seed=0, n_items=300):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(3, size=n_items, p=[0.5, 0.3, 0.2])
+    a = np.where(rng.random(n_items) < 0.8, y, rng.integers(0, 3, n_items))
+    b = np.where(rng.random(n_items) < 0.9, a, rng.integers(0, 3, n_items))
+    return y, a, b
+
+
+def test_compare_numbers_are_the_librarys():
+    y, a, b = _two_systems()
+    c = cm.compare(y, a, b, names=("new", "old"), size=1000, rng=5)
+    for name, func in cm.METRICS.items():
+        sa, sb = c.scores[name]
+        assert sa == pytest.approx(func(cm.confusion_matrix(y, a)))
+        assert sb == pytest.approx(func(cm.confusion_matrix(y, b)))
+        assert c.differences[name] == paired_interval(name, y, a, b, size=1000, rng=5)
+        assert 0 < c.pvalues[name] <= 1
+    # Same test, other random swaps: the p-values agree up to Monte-Carlo error.
+    assert c.pvalues["macro_f1"] == pytest.approx(
+        permutation_test("macro_f1", y, a, b, size=1000, rng=6), abs=0.05
+    )
+    assert c.mcnemar == mcnemar(y, a, b)
+    assert c.verdicts()["delta_f1"] == "n/a"
+    data = json.loads(c.to_json())
+    assert data["systems"] == ["new", "old"]
+    assert data["metrics"]["accuracy"]["new"] == pytest.approx(c.scores["accuracy"][0])
+    assert "Paired comparison: new - old" in str(c) and "<table>" in c._repr_html_()
+
+
+def test_compare_identical_systems_is_undecided():
+    y, a, _ = _two_systems(1)
+    c = cm.compare(y, a, a, size=300, rng=0)
+    assert set(c.verdicts().values()) == {"undecided", "n/a"}
+    assert all(p == 1.0 for p in c.pvalues.values()) and c.mcnemar.pvalue == 1.0
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="level"):
+        cm.report([0, 1], [0, 1], level=1.5)
+    with pytest.raises(ValueError, match="size"):
+        cm.report([0, 1], [0, 1], size=0)
+    with pytest.raises(ValueError, match="differ in length"):
+        cm.report([0, 1, 1], [0, 1])
+    with pytest.raises(ValueError, match="names"):
+        cm.compare([0, 1], [0, 1], [1, 0], names=("A", "A"))
+    with pytest.raises(ValueError, match="differ in length"):
+        cm.compare([0, 1], [0, 1], [1, 0, 1])
