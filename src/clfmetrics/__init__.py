@@ -28,6 +28,15 @@ from .averages import (
 )
 from .classwise import bias, correct, f1, precision, prevalence, recall
 from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
+from .curves import (
+    average_precision,
+    best_threshold,
+    precision_recall_curve,
+    roc_auc,
+    roc_curve,
+    threshold_stack,
+)
+from .decisions import argmax_predictions, prior_shift
 from .scaling import prevalence_calibrate, prevalence_scale
 
 __version__ = "0.1.0"
@@ -64,6 +73,9 @@ __all__ = [
     "CLASSWISE",
     "METRICS",
     "accuracy",
+    "argmax_predictions",
+    "average_precision",
+    "best_threshold",
     "bias",
     "confusion_matrix",
     "correct",
@@ -82,10 +94,15 @@ __all__ = [
     "micro_precision",
     "micro_recall",
     "precision",
+    "precision_recall_curve",
     "prevalence",
     "prevalence_calibrate",
     "prevalence_scale",
+    "prior_shift",
     "recall",
+    "roc_auc",
+    "roc_curve",
+    "threshold_stack",
     "to_labels",
     "to_sklearn",
     "weighted_f1",
