@@ -27,6 +27,7 @@ from clfmetrics._checks import as_confusion
 from clfmetrics.timing import count_stack, run_times
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_curves import bench_curves
 from bench_widgets import bench_widgets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -276,6 +277,7 @@ def main(argv=None) -> int:
         "symbolic": bench_symbolic(args.quick),
         "chapters": bench_chapters(args.quick),
         "widgets": bench_widgets(5 if args.quick else 60),
+        "curves": bench_curves(10_000 if args.quick else 1_000_000, repeat, rng),
     }
     if not args.quick:
         results["cached_rebuild"] = bench_cached_rebuild()
@@ -287,6 +289,7 @@ def main(argv=None) -> int:
     print_table("symbolic derivations", results["symbolic"])
     print_table("chapters on a fresh kernel", results["chapters"])
     print_table("widgets: edit -> updated readout / figure (ms)", results["widgets"])
+    print_table("threshold sweep versus scikit-learn (ratio < 1: faster)", results["curves"])
     if "cached_rebuild" in results:
         print_table("cached rebuild", [results["cached_rebuild"]])
     Path(args.output).write_text(json.dumps(results, indent=2))
