@@ -241,6 +241,17 @@ def _one_vs_rest(binary, y_true, scores, labels) -> float:
     return float(np.mean(per_class))
 
 
+def _area(binary, y_true, scores, pos_label, labels) -> float:
+    """``binary(is_positive, scores)`` for 1-d scores, its one-vs-rest macro mean for a matrix."""
+    if np.ndim(scores) == 2:
+        if pos_label is not None:
+            raise ValueError("pos_label applies to 1-d scores; a score matrix uses labels=")
+        return _one_vs_rest(binary, y_true, scores, labels)
+    if labels is not None:
+        raise ValueError("labels applies to an (N, n) score matrix; 1-d scores use pos_label=")
+    return binary(*_positives(y_true, scores, pos_label)[::-1])
+
+
 def roc_auc(y_true, scores, *, pos_label=None, labels=None) -> float:
     r"""Area under the ROC curve: P(a random positive outscores a random negative).
 
@@ -276,13 +287,7 @@ def roc_auc(y_true, scores, *, pos_label=None, labels=None) -> float:
     probabilities); ``labels`` may be in any order; the area is summed exactly in
     counts and divided once.
     """
-    if np.ndim(scores) == 2:
-        if pos_label is not None:
-            raise ValueError("pos_label applies to 1-d scores; a score matrix uses labels=")
-        return _one_vs_rest(_binary_auc, y_true, scores, labels)
-    if labels is not None:
-        raise ValueError("labels applies to an (N, n) score matrix; 1-d scores use pos_label=")
-    return _binary_auc(*_positives(y_true, scores, pos_label)[::-1])
+    return _area(_binary_auc, y_true, scores, pos_label, labels)
 
 
 def _pr_points(pos: np.ndarray, s: np.ndarray):
@@ -347,13 +352,7 @@ def average_precision(y_true, scores, *, pos_label=None, labels=None) -> float:
     for a score matrix). Difference: a class without positive items raises
     ``ValueError`` (scikit-learn warns and returns 0).
     """
-    if np.ndim(scores) == 2:
-        if pos_label is not None:
-            raise ValueError("pos_label applies to 1-d scores; a score matrix uses labels=")
-        return _one_vs_rest(_binary_ap, y_true, scores, labels)
-    if labels is not None:
-        raise ValueError("labels applies to an (N, n) score matrix; 1-d scores use pos_label=")
-    return _binary_ap(*_positives(y_true, scores, pos_label)[::-1])
+    return _area(_binary_ap, y_true, scores, pos_label, labels)
 
 
 def best_threshold(metric, y_true, scores, *, pos_label=None) -> tuple[float, float]:
