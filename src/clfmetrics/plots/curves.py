@@ -1,14 +1,16 @@
 """Figures of the threshold sweep: metrics against the threshold, ROC and precision-recall curves.
 
 Each function takes arrays computed by :mod:`clfmetrics.curves` (it does not
-recompute them), labels both axes, uses the Okabe & Ito palette with a
-different line style per curve (colour is never the only cue) and returns the
-figure. Convention of the stacks: ``m[i, j]`` = predicted ``i``, true ``j``,
-class order (negative, positive).
+recompute them), draws on an ``Axes`` it is given or on a new pyplot figure,
+labels both axes, uses the Okabe & Ito palette with a different line style per
+curve (colour is never the only cue) and returns the figure. Convention of the
+stacks: ``m[i, j]`` = predicted ``i``, true ``j``, class order (negative,
+positive).
 """
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -27,11 +29,12 @@ def _style(k: int) -> dict:
     return {"color": OKABE_ITO[(k + 4) % len(OKABE_ITO)], "linestyle": _STYLES[k % len(_STYLES)]}
 
 
-def _new(figsize, ncols: int = 1):
-    fig = Figure(figsize=figsize, layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(1, ncols)
-    return fig, axes
+def _axes(ax, figsize):
+    """``ax`` and its figure, or a new pyplot figure (shown by Jupyter's inline backend)."""
+    if ax is None:
+        fig, ax = plt.subplots(figsize=figsize, layout="constrained")
+        return fig, ax
+    return ax.figure, ax
 
 
 def metrics_along_threshold(thresholds, values: dict, *, mark=None, ax=None):
@@ -48,10 +51,7 @@ def metrics_along_threshold(thresholds, values: dict, *, mark=None, ax=None):
         Labelled vertical guides, e.g. ``{"best F1": t_best}``.
     ax : matplotlib Axes, optional
     """
-    if ax is None:
-        fig, ax = _new((7, 3.6))
-    else:
-        fig = ax.figure
+    fig, ax = _axes(ax, (7, 3.6))
     t = np.asarray(thresholds, dtype=float)
     finite = np.isfinite(t)
     for k, (name, v) in enumerate(values.items()):
@@ -76,10 +76,7 @@ def roc_figure(curves: dict, *, points: dict | None = None, ax=None):
         Labelled single points (e.g. the operating point of a threshold).
     ax : matplotlib Axes, optional
     """
-    if ax is None:
-        fig, ax = _new((4.2, 4))
-    else:
-        fig = ax.figure
+    fig, ax = _axes(ax, (4.2, 4))
     ax.plot([0, 1], [0, 1], color="grey", lw=1, linestyle=":", label="chance (random guessing)")
     for k, (name, (fpr, tpr)) in enumerate(curves.items()):
         ax.plot(fpr, tpr, lw=2, label=name, **_style(k))
@@ -110,10 +107,7 @@ def pr_figure(curves: dict, *, baselines: dict | None = None, points=None, ax=No
     points : dict of str -> (recall, precision), optional
     ax : matplotlib Axes, optional
     """
-    if ax is None:
-        fig, ax = _new((4.2, 4))
-    else:
-        fig = ax.figure
+    fig, ax = _axes(ax, (4.2, 4))
     for k, (name, (recall, precision)) in enumerate(curves.items()):
         ax.plot(recall, precision, lw=2, label=name, drawstyle="steps-post", **_style(k))
     for k, (name, y) in enumerate((baselines or {}).items()):
@@ -152,7 +146,11 @@ def live_threshold_figure(thresholds, fpr, tpr, recall, precision, values: dict,
         ``update(k)`` moves the markers to threshold index ``k``; returns False (nothing
         static changes).
     """
-    fig, (ax_t, ax_roc, ax_pr) = _new((11, 3.4), ncols=3)
+    # A figure outside pyplot, as for every explorer: creating one never makes Jupyter
+    # print a stray copy; the explorer shows it as an image.
+    fig = Figure(figsize=(11, 3.4), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax_t, ax_roc, ax_pr = fig.subplots(1, 3)
     # The lines are drawn through at most MAX_DRAWN points of the sweep (the markers use
     # every point): at screen resolution the thinned line looks the same and draws fast.
     keep = np.unique(np.linspace(0, len(thresholds) - 1, MAX_DRAWN).astype(int))
