@@ -28,9 +28,14 @@ from clfmetrics.widgets import (
     metric_chooser,
     nonmonotonicity_explorer,
     prevalence_explorer,
+    threshold_explorer,
 )
 
 TWEETS = [[60, 15, 5], [35, 170, 40], [5, 15, 55]]
+# 10**5 scores for the threshold explorer: its goal is stated for that size.
+_SCORE_RNG = np.random.default_rng(5)
+SCORE_LABELS = (_SCORE_RNG.random(100_000) < 0.2).astype(int)
+SCORES = _SCORE_RNG.random(100_000) + 0.5 * SCORE_LABELS
 TABLE = {
     "accuracy": {"PI": True},
     "macro_recall": {"PI": True, "PII": True, "PIII": True, "PIV": True, "PV": True},
@@ -82,6 +87,9 @@ def cases():
     def chooser_edit(ex, k):
         ex.checkboxes["PI"].value = k % 2 == 0
 
+    def threshold_edit(ex, k):
+        ex.slider.value = 0.2 + (k % 13) * 0.08
+
     return [
         (
             "confusion_matrix_explorer",
@@ -110,6 +118,11 @@ def cases():
             paradox_edit,
         ),
         ("metric_chooser (no figure)", lambda live: metric_chooser(TABLE), chooser_edit),
+        (
+            "threshold_explorer (10^5 scores)",
+            lambda live: threshold_explorer(SCORE_LABELS, SCORES, live_figure=live),
+            threshold_edit,
+        ),
     ]
 
 

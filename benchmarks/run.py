@@ -27,6 +27,7 @@ from clfmetrics._checks import as_confusion
 from clfmetrics.tooling.timing import count_stack, run_times
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_curves import bench_curves
 from bench_intervals import bench_intervals
 from bench_widgets import bench_widgets
 
@@ -277,6 +278,7 @@ def main(argv=None) -> int:
         "symbolic": bench_symbolic(args.quick),
         "chapters": bench_chapters(args.quick),
         "widgets": bench_widgets(5 if args.quick else 60),
+        "curves": bench_curves(10_000 if args.quick else 1_000_000, repeat, rng),
         "intervals": bench_intervals(args.quick),
     }
     if not args.quick:
@@ -289,6 +291,7 @@ def main(argv=None) -> int:
     print_table("symbolic derivations", results["symbolic"])
     print_table("chapters on a fresh kernel", results["chapters"])
     print_table("widgets: edit -> updated readout / figure (ms)", results["widgets"])
+    print_table("threshold sweep versus scikit-learn (ratio < 1: faster)", results["curves"])
     print_table("bootstrap intervals, labels counted first", results["intervals"]["interval"])
     print_table("paired interval of macro F1", results["intervals"]["paired"])
     print_table("item resampling with scikit-learn", results["intervals"]["item_resampling"])

@@ -29,5 +29,8 @@ def test_quick_benchmark_runs(tmp_path):
     assert all(row["ratio_to_floor"] > 0 for row in results["throughput"])
     assert results["chapters"] and results["chapters"][0]["fresh_kernel_s"] > 0
     widgets = {row["widget"].split()[0] for row in results["widgets"]}
-    assert len(widgets) == 7, widgets
+    assert len(widgets) == 8, widgets
     assert all(row["figure_median_ms"] > 0 for row in results["widgets"])
+    curves = {row["function"]: row for row in results["curves"]}
+    assert {"roc_auc", "average_precision", "threshold_stack (full sweep)"} <= set(curves)
+    assert all(row["ratio_ours_to_sklearn"] > 0 for row in curves.values())

@@ -12,7 +12,7 @@ The package has layers, and imports point down only::
 
     widgets/      explorers (ipywidgets)                     layer 4
     plots/        figures (matplotlib)                       layer 3
-    properties/   theory/   sources/   tooling/              layer 2: the book's apparatus
+    properties/ theory/ sources/ tooling/ examples/          layer 2: the book's apparatus
     clfmetrics    the library: the modules in this folder    layer 1: numpy only
     coursework/   stands apart (reads chapters, grades notebooks)
 
@@ -38,6 +38,15 @@ from .averages import (
 from .classwise import bias, correct, f1, precision, prevalence, recall
 from .comparison import compare
 from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
+from .curves import (
+    average_precision,
+    best_threshold,
+    precision_recall_curve,
+    roc_auc,
+    roc_curve,
+    threshold_stack,
+)
+from .decisions import argmax_predictions, prior_shift
 from .reporting import report
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
@@ -85,6 +94,9 @@ __all__ = [
     "METRICS",
     "Interval",
     "accuracy",
+    "argmax_predictions",
+    "average_precision",
+    "best_threshold",
     "bias",
     "compare",
     "confusion_matrix",
@@ -110,11 +122,16 @@ __all__ = [
     "paired_interval",
     "permutation_test",
     "precision",
+    "precision_recall_curve",
     "prevalence",
     "prevalence_calibrate",
     "prevalence_scale",
+    "prior_shift",
     "recall",
     "report",
+    "roc_auc",
+    "roc_curve",
+    "threshold_stack",
     "to_labels",
     "to_sklearn",
     "weighted_f1",

@@ -15,6 +15,7 @@ from .macro_f1 import macro_f1_explorer
 from .nonmonotonicity import nonmonotonicity_explorer
 from .paradox import f_measure_paradox_explorer
 from .prevalence import prevalence_explorer
+from .threshold import threshold_explorer
 
 __all__ = [
     "chance_baseline_simulator",
@@ -24,4 +25,5 @@ __all__ = [
     "metric_chooser",
     "nonmonotonicity_explorer",
     "prevalence_explorer",
+    "threshold_explorer",
 ]
