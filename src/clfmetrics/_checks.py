@@ -16,6 +16,14 @@ ZERO_DIVISION_HELP = "zero_division must be 0, 1 or 'nan' (np.nan is accepted fo
 def as_confusion(m, *, name: str = "m") -> np.ndarray:
     """Return ``m`` as a float array of shape ``(..., n, n)`` after checking it.
 
+    See :func:`as_confusion_with_totals` for the checks.
+    """
+    return as_confusion_with_totals(m, name=name)[0]
+
+
+def as_confusion_with_totals(m, *, name: str = "m") -> tuple[np.ndarray, np.ndarray]:
+    """Return ``m`` as a float array ``(..., n, n)`` and its total masses ``(...)``.
+
     Raises ``ValueError`` naming the problem for: a masked array with masked
     entries, non-numeric entries, fewer than two dimensions, a non-square last
     pair of axes, fewer than two classes, an empty stack, NaN or infinite
@@ -66,7 +74,7 @@ def as_confusion(m, *, name: str = "m") -> np.ndarray:
             f"{name} has total mass 0 at stack index {tuple(bad.tolist())}: "
             "there is nothing to evaluate"
         )
-    return arr
+    return arr, totals
 
 
 def reject_masked(x, name: str) -> None:
