@@ -242,3 +242,13 @@ def test_stack_fills_only_the_undefined_entries():
     np.testing.assert_array_equal(np.isnan(r), [True, False, False, True])
     np.testing.assert_array_equal(r[1:3], [0.0, 1.0])
     np.testing.assert_array_equal(cm.mcc(STACK_4x3x3, zero_division="nan")[3:], [np.nan])
+
+
+def test_weighted_f1_drops_a_predicted_class_that_never_occurs():
+    """Class 2 is predicted but never occurs: weight 0, so 'nan' changes nothing (0 x NaN)."""
+    m = [[3, 1, 0], [1, 4, 0], [2, 0, 0]]
+    assert math.isnan(cm.f1(m, zero_division="nan")[2])
+    # by hand: bias (4, 5, 2), prevalence (6, 5, 0), correct (3, 4, 0); F1_k = 2c / (b + p)
+    expected = (6 * (6 / 10) + 5 * (8 / 10)) / 11
+    assert cm.weighted_f1(m, zero_division="nan") == pytest.approx(expected, rel=1e-15)
+    assert cm.weighted_f1(m, zero_division="nan") == cm.weighted_f1(m)
