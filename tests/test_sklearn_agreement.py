@@ -505,3 +505,21 @@ def test_mcc_matches_matthews_corrcoef(cases):
     ]
     assert constant, "the slice must contain matrices whose MCC denominator is 0"
     _assert_agree(cm.mcc, subset, expected, "mcc")
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint16, np.uint64])
+def test_integer_labels_counted_through_the_table_match_sklearn(dtype):
+    """Integer labels take the lookup-table path; every layout must count as scikit-learn does."""
+    rng = np.random.default_rng(7)
+    info = np.iinfo(dtype)
+    for lo in (max(info.min, -40), 0, info.max - 60):
+        base = np.asarray(lo, dtype=dtype)
+        y_true = base + rng.integers(0, 25, 500).astype(dtype)
+        y_pred = base + rng.integers(0, 25, 500).astype(dtype)
+        labels = np.unique(np.r_[y_true, y_pred])
+        expected = skm.confusion_matrix(y_true, y_pred).T
+        assert np.array_equal(cm.confusion_matrix(y_true, y_pred), expected)
+        # given labels in another order, with one class that never occurs
+        extra = [*labels[::-1].tolist(), int(lo) + 30]
+        sk = skm.confusion_matrix(y_true, y_pred, labels=extra).T
+        assert np.array_equal(cm.confusion_matrix(y_true, y_pred, labels=extra), sk)

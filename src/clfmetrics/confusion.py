@@ -120,6 +120,43 @@ def _codes_fast(y: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
     return order[pos_clipped]
 
 
+#: Integer labels spanning fewer values than this are coded through a lookup table.
+_LOOKUP_SPAN = 1 << 20
+
+
+def _integer_span(*arrays: np.ndarray) -> tuple[int, int] | None:
+    """``(lowest, span)`` of integer arrays when a lookup table over them is small, else None."""
+    if any(a.dtype.kind not in "iu" or a.size == 0 for a in arrays):
+        return None
+    lo = min(int(a.min()) for a in arrays)
+    hi = max(int(a.max()) for a in arrays)
+    if hi - lo >= _LOOKUP_SPAN or hi > np.iinfo(np.intp).max or lo < np.iinfo(np.intp).min:
+        return None
+    return lo, hi - lo + 1
+
+
+def _offsets(y: np.ndarray, lo: int) -> np.ndarray:
+    y = y.astype(np.intp, copy=False)
+    return y - lo if lo else y
+
+
+def _present_integers(to: np.ndarray, po: np.ndarray, lo: int, span: int) -> np.ndarray:
+    """The sorted distinct labels, from offsets ``to`` and ``po``: counted, not sorted."""
+    seen = np.bincount(to, minlength=span) + np.bincount(po, minlength=span)
+    return np.flatnonzero(seen) + lo
+
+
+def _codes_lookup(offsets, y, labels: np.ndarray, lo: int, span: int, name: str) -> np.ndarray:
+    """Label -> index for integer labels through a table: O(len(y)), no sort."""
+    table = np.full(span, -1, dtype=np.intp)
+    table[_offsets(labels, lo)] = np.arange(len(labels))
+    codes = table[offsets]
+    if (codes < 0).any():
+        bad = y[int(np.argmax(codes < 0))].item()
+        raise ValueError(f"{name} contains label {bad!r}, which is not in labels {labels.tolist()}")
+    return codes
+
+
 def _codes_generic(y, labels: list, name: str) -> np.ndarray:
     """Label -> index lookup for arbitrary hashable labels (tuples, mixed types)."""
     index = {label: k for k, label in enumerate(labels)}
@@ -162,11 +199,21 @@ def _label_codes(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray, i
     if len(yt) == 0:
         raise ValueError("y_true and y_pred are empty: there is nothing to count")
     vectorisable = _same_simple_kind(yt, yp)
-    if labels is None:
-        labels = np.union1d(yt, yp).tolist() if vectorisable else _default_labels(yt, yp)
-        label_arr = _as_label_vector(labels, "labels")
+    given = labels is not None
+    label_arr = _as_label_vector(labels, "labels") if given else None
+    # Integer labels in a modest range (the usual case) are found and coded with a
+    # table indexed by value: no sort, one pass per vector.
+    span = _integer_span(yt, yp, *([label_arr] if given else []))
+    if span is not None:
+        to, po = _offsets(yt, span[0]), _offsets(yp, span[0])
+    if not given:
+        if span is not None:
+            label_arr = _present_integers(to, po, *span)
+            labels = label_arr.tolist()
+        else:
+            labels = np.union1d(yt, yp).tolist() if vectorisable else _default_labels(yt, yp)
+            label_arr = _as_label_vector(labels, "labels")
     else:
-        label_arr = _as_label_vector(labels, "labels")
         labels = label_arr.tolist()
         try:
             repeated = len(set(labels)) != len(labels)
@@ -179,7 +226,10 @@ def _label_codes(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray, i
         raise ValueError(
             f"only {n} class ({labels}) found; pass labels= with every class of the task"
         )
-    if vectorisable and _same_simple_kind(yt, label_arr):
+    if span is not None:
+        t = _codes_lookup(to, yt, label_arr, *span, "y_true")
+        p = _codes_lookup(po, yp, label_arr, *span, "y_pred")
+    elif vectorisable and _same_simple_kind(yt, label_arr):
         t = _codes_fast(yt, label_arr, "y_true")
         p = _codes_fast(yp, label_arr, "y_pred")
     else:
