@@ -49,6 +49,12 @@ BAD_MATRICES = [
     ("boolean_entries", [[True, False], [False, True]], r"must hold numbers.*bool"),
     ("complex_entries", [[1 + 1j, 0], [0, 1]], r"must hold numbers.*complex"),
     ("ragged_lists", [[1, 2], [3]], r"not a rectangular array of numbers"),
+    (
+        "masked_entry",
+        np.ma.array([[5, 100], [2, 7]], mask=[[False, True], [False, False]]),
+        r"masked array with masked entries, and the mask would be ignored",
+    ),
+    ("empty_stack", np.zeros((0, 3, 3)), r"empty stack of shape \(0, 3, 3\): there is no matrix"),
 ]
 
 
@@ -172,6 +178,91 @@ def test_label_vectors_must_be_one_dimensional():
     message = r"y_true must be a 1-d sequence of labels; got shape \(2, 2\)"
     with pytest.raises(ValueError, match=message):
         cm.confusion_matrix([[0, 1], [1, 0]], [0, 1, 1, 0])
+
+
+def test_masked_array_without_masked_entries_is_an_ordinary_array():
+    """Only a mask that hides something is refused; an all-visible masked array is plain data."""
+    m = np.ma.array([[5, 100], [2, 7]], mask=False)
+    assert cm.accuracy(m) == cm.accuracy([[5, 100], [2, 7]])
+
+
+# (id, y_true, y_pred, labels, regex the message must match)
+BAD_LABEL_VECTORS = [
+    (
+        "masked_label",
+        np.ma.array([0, 1, 1, 0], mask=[False, False, True, False]),
+        [0, 1, 0, 0],
+        None,
+        r"^y_true is a masked array with masked entries",
+    ),
+    (
+        "probabilities",
+        [0, 1, 1],
+        [0.2, 0.7, 0.9],
+        None,
+        r"^y_pred holds continuous values \(0\.2 at index 0\).*not scores or probabilities",
+    ),
+    (
+        "continuous_in_object_vector",
+        ["a", 0.5, "b"],
+        ["a", "b", "b"],
+        None,
+        r"^y_true holds continuous values \(0\.5 at index 1\)",
+    ),
+    ("infinite_label", [0, 1, 1], [0.0, np.inf, 1.0], None, r"^y_pred contains an infinite label"),
+    (
+        "nan_label",
+        [0.0, 1.0, np.nan],
+        [0.0, 1.0, 1.0],
+        [0.0, 1.0, np.nan],
+        r"^y_true contains NaN at index 2: a missing label is not a class",
+    ),
+    (
+        "nan_in_labels",
+        [0, 1],
+        [1, 0],
+        [0, 1, np.nan],
+        r"^labels contains NaN at index 2",
+    ),
+    ("nan_in_object_vector", ["a", np.nan], ["a", "b"], None, r"^y_true contains NaN at index 1"),
+    ("set", {0, 1}, [0, 1], None, r"^y_true must be an ordered sequence of labels; got a set"),
+    ("labels_set", [0, 1], [1, 0], {0, 1}, r"^labels must be an ordered sequence.*got a set"),
+    ("string", "abba", "abab", None, r"^y_true must be a sequence of labels, not a string"),
+    ("scalar", 1, [1], None, r"^y_true must be a 1-d sequence of labels; got a single int"),
+    ("scalar_labels", [0, 1], [1, 0], 1, r"^labels must be a 1-d sequence.*got a single int"),
+    ("complex", [0, 1], [0j, 1j], None, r"^y_pred holds complex numbers"),
+    (
+        "ragged_lists",
+        [[1, 2], [3]],
+        [[1, 2], [3]],
+        None,
+        r"^y_true must be a 1-d sequence of labels; it holds nested sequences of different",
+    ),
+    ("unhashable_labels", [0, 1], [1, 0], [(0,), [1]], r"^labels must be hashable"),
+]
+
+
+@pytest.mark.parametrize(
+    ("y_true", "y_pred", "labels", "message"),
+    [pytest.param(*case[1:], id=case[0]) for case in BAD_LABEL_VECTORS],
+)
+def test_bad_label_vector_is_rejected(y_true, y_pred, labels, message):
+    """Each bad label vector gets a ValueError that names the argument and the problem."""
+    with pytest.raises(ValueError, match=message):
+        cm.confusion_matrix(y_true, y_pred, labels=labels)
+
+
+def test_float_labels_with_integer_values_are_classes():
+    """0.0 and 1.0 are labels, as scikit-learn's type_of_target allows; they count like 0 and 1."""
+    from_floats = cm.confusion_matrix([0.0, 1.0, 1.0], [0.0, 1.0, 0.0])
+    np.testing.assert_array_equal(from_floats, cm.confusion_matrix([0, 1, 1], [0, 1, 0]))
+
+
+def test_tuple_labels_of_unequal_length_are_labels():
+    """Tuples of different lengths stay whole labels instead of crashing inside numpy."""
+    got = cm.confusion_matrix([(1, 2), (1, 2, 3), (1, 2)], [(1, 2), (1, 2), (1, 2, 3)])
+    # classes sort as (1, 2) < (1, 2, 3): rows = predicted, columns = true
+    np.testing.assert_array_equal(got, [[1, 1], [1, 0]])
 
 
 def test_to_labels_refuses_a_stack():

@@ -29,6 +29,16 @@ def test_no_unrendered_markup_or_errors(built_html):
 
 
 @pytest.mark.slow
+def test_outputs_print_numbers_not_numpy_scalar_reprs(built_html):
+    """No output shows numpy 2's scalar repr such as np.float64(0.69) where a number belongs."""
+    pattern = re.compile(r"np\.(float|int|bool)\w*\(")
+    for src in toc_files():
+        page = built_html / src.relative_to(ROOT).with_suffix(".html")
+        shown = pattern.findall(page.read_text())
+        assert not shown, f"{page.name} prints numpy scalar reprs: {shown[:5]}"
+
+
+@pytest.mark.slow
 def test_images_have_alt_text(built_html):
     """Every figure of the book describes itself; theme icons at least name themselves."""
     for page in built_html.rglob("*.html"):

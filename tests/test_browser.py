@@ -212,6 +212,33 @@ def test_a_line_at_the_limit_fits_at_desktop_widths(browser, site, width):
         context.close()
 
 
+# Computed style of every data cell of the book's tables, per kind of table.
+TABLE_CELLS = """() =>
+    [...document.querySelectorAll('main table td')].map(td => {
+        const style = getComputedStyle(td);
+        return {table: td.closest('table').className || '(markdown)',
+                output: td.closest('.cell_output') !== null,
+                left: parseFloat(style.paddingLeft), right: parseFloat(style.paddingRight),
+                align: style.textAlign, text: td.textContent.trim()};
+    })"""
+
+
+def test_table_cells_have_padding_and_numbers_align_right(visits):
+    """Every table cell has room on both sides; numbers printed by code are right-aligned."""
+    numbers_seen = 0
+    for path, visit in visits.items():
+        cells = visit.page.evaluate(TABLE_CELLS)
+        for cell in cells:
+            assert min(cell["left"], cell["right"]) >= 6, f"{path}: cramped cell {cell}"
+            if cell["output"] and re.fullmatch(r"-?[\d.,]+%?", cell["text"]):
+                assert cell["align"] == "right", f"{path}: number not right-aligned {cell}"
+                numbers_seen += 1
+    assert numbers_seen > 100, "the chapters' confusion tables should have been checked"
+    # a close-up of a confusion table, to look at
+    table = visits["chapters/04-two-macro-f1.html"].page.locator("table.confusion-table").first
+    table.screenshot(path=str(SCREENSHOTS / "confusion-table-closeup.png"))
+
+
 def test_images_have_alt_text_and_load(visits):
     """Every content image carries alt text and actually loaded (natural width > 0)."""
     for path, visit in visits.items():

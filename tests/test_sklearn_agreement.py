@@ -439,6 +439,34 @@ def test_weighted_f1_matches_f1_score_weighted(cases):
     _assert_agree(cm.weighted_f1, subset, expected, "weighted_f1")
 
 
+def test_weighted_f1_zero_division_1_and_nan_versus_sklearn(cases):
+    """zero_division=1 agrees everywhere. Under 'nan' a class that never occurs (weight 0)
+    drops out, so the two agree whenever every occurring class is predicted; otherwise the
+    occurring, never-predicted class has F1 NaN here (undefined precision), 0 in sklearn."""
+    subset = cases[SLICES["weighted"]]
+    expected_1 = [
+        skm.f1_score(c.y_true, c.y_pred, labels=range(c.n), average="weighted", zero_division=1)
+        for c in subset
+    ]
+    _assert_agree(cm.weighted_f1, subset, expected_1, "weighted_f1", zero_division=1)
+    expected_nan = [
+        skm.f1_score(
+            c.y_true, c.y_pred, labels=range(c.n), average="weighted", zero_division=np.nan
+        )
+        for c in subset
+    ]
+    ours = _library(cm.weighted_f1, subset, "m", zero_division="nan")
+    weight_zero_predicted = 0
+    for c, got, theirs in zip(subset, ours, expected_nan, strict=True):
+        occurs, predicted = c.m.sum(axis=0) > 0, c.m.sum(axis=1) > 0
+        if (predicted[occurs]).all():
+            assert got == pytest.approx(theirs, rel=RTOL, abs=ATOL), c.m.tolist()
+            weight_zero_predicted += bool((predicted & ~occurs).any())
+        else:
+            assert np.isnan(got) and np.isfinite(theirs), c.m.tolist()
+    assert weight_zero_predicted, "the slice must predict a class that never occurs"
+
+
 def test_micro_averages_match_sklearn_micro(cases):
     """micro_precision / micro_recall / micro_f1 equal sklearn's average='micro' over all labels."""
     subset = cases[SLICES["micro"]]
@@ -492,3 +520,21 @@ def test_mcc_matches_matthews_corrcoef(cases):
     ]
     assert constant, "the slice must contain matrices whose MCC denominator is 0"
     _assert_agree(cm.mcc, subset, expected, "mcc")
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint16, np.uint64])
+def test_integer_labels_counted_through_the_table_match_sklearn(dtype):
+    """Integer labels take the lookup-table path; every layout must count as scikit-learn does."""
+    rng = np.random.default_rng(7)
+    info = np.iinfo(dtype)
+    for lo in (max(info.min, -40), 0, info.max - 60):
+        base = np.asarray(lo, dtype=dtype)
+        y_true = base + rng.integers(0, 25, 500).astype(dtype)
+        y_pred = base + rng.integers(0, 25, 500).astype(dtype)
+        labels = np.unique(np.r_[y_true, y_pred])
+        expected = skm.confusion_matrix(y_true, y_pred).T
+        assert np.array_equal(cm.confusion_matrix(y_true, y_pred), expected)
+        # given labels in another order, with one class that never occurs
+        extra = [*labels[::-1].tolist(), int(lo) + 30]
+        sk = skm.confusion_matrix(y_true, y_pred, labels=extra).T
+        assert np.array_equal(cm.confusion_matrix(y_true, y_pred, labels=extra), sk)

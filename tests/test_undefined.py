@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
+from clfmetrics import calibration, variants
 
 CLASSWISE = cm.CLASSWISE
 
@@ -242,3 +243,32 @@ def test_stack_fills_only_the_undefined_entries():
     np.testing.assert_array_equal(np.isnan(r), [True, False, False, True])
     np.testing.assert_array_equal(r[1:3], [0.0, 1.0])
     np.testing.assert_array_equal(cm.mcc(STACK_4x3x3, zero_division="nan")[3:], [np.nan])
+
+
+def test_weighted_f1_drops_a_predicted_class_that_never_occurs():
+    """Class 2 is predicted but never occurs: weight 0, so 'nan' changes nothing (0 x NaN)."""
+    m = [[3, 1, 0], [1, 4, 0], [2, 0, 0]]
+    assert math.isnan(cm.f1(m, zero_division="nan")[2])
+    # by hand: bias (4, 5, 2), prevalence (6, 5, 0), correct (3, 4, 0); F1_k = 2c / (b + p)
+    expected = (6 * (6 / 10) + 5 * (8 / 10)) / 11
+    assert cm.weighted_f1(m, zero_division="nan") == pytest.approx(expected, rel=1e-15)
+    assert cm.weighted_f1(m, zero_division="nan") == cm.weighted_f1(m)
+
+
+SCALAR_SCORES = {
+    "calibrated_macro_precision": lambda m: calibration.calibrated_macro_precision(m),
+    "calibrated_kappa_closed_form": calibration.calibrated_kappa_closed_form,
+    "calibrated_mcc_closed_form": lambda m: calibration.calibrated_mcc_closed_form(m),
+    "power_mean_recall": lambda m: variants.power_mean_recall(m, 0.5),
+    "power_mean_of_recall": lambda m: variants.power_mean(cm.recall(m), 2),
+}
+
+
+@pytest.mark.parametrize("name", list(SCALAR_SCORES))
+def test_other_scores_give_python_float_or_array(name):
+    """The scores outside METRICS follow the same rule: float for one matrix, array for a stack."""
+    score = SCALAR_SCORES[name]
+    single = score(np.asarray(STACK_4x3x3[0]))
+    assert type(single) is float, (name, type(single))
+    stacked = score(STACK_4x3x3)
+    assert isinstance(stacked, np.ndarray) and stacked.shape == (4,)

@@ -16,11 +16,21 @@ ZERO_DIVISION_HELP = "zero_division must be 0, 1 or 'nan' (np.nan is accepted fo
 def as_confusion(m, *, name: str = "m") -> np.ndarray:
     """Return ``m`` as a float array of shape ``(..., n, n)`` after checking it.
 
-    Raises ``ValueError`` naming the problem for: non-numeric entries, fewer
-    than two dimensions, a non-square last pair of axes, fewer than two
-    classes, NaN or infinite entries, negative entries, and matrices whose
-    total mass is zero. The input is never modified.
+    See :func:`as_confusion_with_totals` for the checks.
     """
+    return as_confusion_with_totals(m, name=name)[0]
+
+
+def as_confusion_with_totals(m, *, name: str = "m") -> tuple[np.ndarray, np.ndarray]:
+    """Return ``m`` as a float array ``(..., n, n)`` and its total masses ``(...)``.
+
+    Raises ``ValueError`` naming the problem for: a masked array with masked
+    entries, non-numeric entries, fewer than two dimensions, a non-square last
+    pair of axes, fewer than two classes, an empty stack, NaN or infinite
+    entries, negative entries, and matrices whose total mass is zero. The
+    input is never modified.
+    """
+    reject_masked(m, name)
     try:
         arr = np.asarray(m)
     except ValueError as err:  # ragged nested lists
@@ -44,6 +54,10 @@ def as_confusion(m, *, name: str = "m") -> np.ndarray:
         )
     if n_rows < 2:
         raise ValueError(f"{name} needs at least 2 classes; got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(
+            f"{name} is an empty stack of shape {arr.shape}: there is no matrix to evaluate"
+        )
     arr = arr.astype(np.float64, copy=False)
     # Two passes over the data on the happy path (min and the totals); the
     # offending entry is located only when something is wrong.
@@ -60,7 +74,23 @@ def as_confusion(m, *, name: str = "m") -> np.ndarray:
             f"{name} has total mass 0 at stack index {tuple(bad.tolist())}: "
             "there is nothing to evaluate"
         )
-    return arr
+    return arr, totals
+
+
+def reject_masked(x, name: str) -> None:
+    """Refuse a masked array that masks something.
+
+    ``np.asarray`` would drop the mask and count the hidden entries, and
+    scikit-learn does exactly that. A masked cell or label has no agreed
+    meaning here (a zero count? an item to skip?), so the caller must decide:
+    ``x.filled(0)`` for a matrix, or keep only the unmasked pairs of labels.
+    """
+    if np.ma.is_masked(x):
+        raise ValueError(
+            f"{name} is a masked array with masked entries, and the mask would be ignored; "
+            "pass a plain array (a matrix: m.filled(0); labels: drop the masked items "
+            "from both vectors)"
+        )
 
 
 def _raise_bad_entry(arr: np.ndarray, name: str):

@@ -92,7 +92,10 @@ def _delta_f1(m: np.ndarray, fill: float) -> np.ndarray:
 
 def _weighted_f1(m: np.ndarray, fill: float) -> np.ndarray:
     b, p, c = _margins(m)
-    return _dot(p, _f1_of_margins(b, p, c, fill)) / _vsum(p)
+    f1 = _f1_of_margins(b, p, c, fill)  # a fresh array
+    if np.isnan(fill):
+        f1[p == 0] = 0.0  # weight 0: the class drops out (0 * NaN would be NaN)
+    return _dot(p, f1) / _vsum(p)
 
 
 def accuracy(m):
@@ -231,8 +234,13 @@ def macro_f1(m, *, zero_division=0):
 
     :math:`\mathcal{F}_1 = \frac{1}{n}\sum_i H(P_i, R_i)`.
 
-    This is what scikit-learn's ``f1_score(average='macro')`` computes; Opitz
-    (2024) calls it macF1.
+    Opitz (2024) calls it macF1. With ``zero_division`` 0 or 1 it equals
+    scikit-learn's ``f1_score(average='macro', labels=...)`` with the same
+    ``zero_division``. With ``'nan'`` the two differ on purpose: here an
+    undefined precision or recall makes that class's F1, and so the mean,
+    NaN; scikit-learn computes F1 as 2TP / (2TP + FP + FN), NaN only for a
+    class that is neither predicted nor present, and then averages over the
+    remaining classes only (dividing by fewer than n).
 
     Parameters
     ----------
@@ -318,7 +326,14 @@ def delta_f1(m, *, zero_division=0):
 def weighted_f1(m, *, zero_division=0):
     r"""Prevalence-weighted mean of class-wise F1: :math:`\frac{1}{|S|}\sum_i prevalence(i)\,F1_i`.
 
-    scikit-learn: ``f1_score(average='weighted')``.
+    A class that never occurs has weight 0 and drops out, whatever its F1
+    (also under ``zero_division='nan'``, where its F1 is NaN). With
+    ``zero_division`` 0 or 1, and with ``'nan'`` whenever every class that
+    occurs is also predicted, this equals scikit-learn's
+    ``f1_score(average='weighted')``. The deliberate difference: under
+    ``'nan'``, a class that occurs but is never predicted has an undefined
+    precision, hence F1 NaN here and weighted F1 NaN, while scikit-learn
+    scores its F1 as 2TP / (2TP + FP + FN) = 0.
 
     Parameters
     ----------

@@ -13,7 +13,7 @@ Numeric helpers (numpy, vectorised over stacks ``(..., n, n)``):
 * :func:`calibrated_kappa_closed_form`, :func:`calibrated_mcc_closed_form` -- eq. 16.
 
 The same quantities on a matrix of positive symbols, and the calibration
-identities derived from them, are in :mod:`clfmetrics.theory.calibration` (sympy).
+identities derived from them, are in ``clfmetrics.theory.calibration`` (sympy).
 """
 
 from __future__ import annotations

@@ -9,29 +9,102 @@ convert between the two.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+
 import numpy as np
 
-from ._checks import as_confusion
+from ._checks import as_confusion, reject_masked
 
 __all__ = ["confusion_matrix", "from_sklearn", "to_labels", "to_sklearn"]
 
 
 def _as_label_vector(y, name: str) -> np.ndarray:
-    """A 1-d array of labels; tuples stay whole and mixed types are never merged."""
+    """A checked 1-d array of labels; tuples stay whole and mixed types are never merged.
+
+    Refused, as by scikit-learn's ``type_of_target``: strings, sets and other
+    unordered collections, scalars, nested sequences, masked entries, NaN,
+    infinite and non-integer float labels (scores or probabilities, not classes).
+    """
+    reject_masked(y, name)
+    if isinstance(y, (str, bytes)):
+        raise ValueError(
+            f"{name} must be a sequence of labels, not a string ({y[:20]!r}); "
+            f"pass list({name}) if each character is a label"
+        )
+    if isinstance(y, (AbstractSet, Mapping)):
+        raise ValueError(
+            f"{name} must be an ordered sequence of labels; got a {type(y).__name__}, "
+            "whose order is arbitrary"
+        )
     if isinstance(y, np.ndarray):
         arr = y
     else:
-        items = list(y)
-        arr = np.asarray(items)
-        # Tuple labels would become a 2-d array, and [1, "1"] a string array in which
-        # the two labels coincide: keep such labels as Python objects instead.
-        mixed = arr.dtype.kind in "US" and not all(isinstance(v, str) for v in items)
-        tuples = arr.ndim > 1 and all(isinstance(v, tuple) for v in items)
-        if mixed or tuples:
+        try:
+            items = list(y)
+        except TypeError:
+            raise ValueError(
+                f"{name} must be a 1-d sequence of labels; got a single {type(y).__name__} "
+                f"({y!r:.40})"
+            ) from None
+        try:
+            arr = np.asarray(items)
+        except ValueError:  # sequences of different lengths: numpy cannot make an array
+            arr = None
+        # Tuple labels would become a 2-d array (or none at all, when their lengths
+        # differ), and [1, "1"] a string array in which the two labels coincide:
+        # keep such labels as Python objects instead.
+        mixed = (
+            arr is not None
+            and arr.dtype.kind in "US"
+            and not all(isinstance(v, str) for v in items)
+        )
+        if mixed or ((arr is None or arr.ndim > 1) and any(isinstance(v, tuple) for v in items)):
             arr = np.fromiter(items, dtype=object, count=len(items))
+        elif arr is None:
+            raise ValueError(
+                f"{name} must be a 1-d sequence of labels; it holds nested sequences "
+                "of different lengths (use tuples for labels that are sequences)"
+            )
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-d sequence of labels; got shape {arr.shape}")
+    _check_label_values(arr, name)
     return arr
+
+
+def _is_bad_float(v) -> bool:
+    # NaN and infinities are not integers either.
+    return isinstance(v, (float, np.floating)) and not float(v).is_integer()
+
+
+def _check_label_values(arr: np.ndarray, name: str) -> None:
+    """Refuse NaN, infinite and non-integer float labels, and complex numbers."""
+    if arr.dtype.kind == "c":
+        raise ValueError(f"{name} holds complex numbers; labels must be classes")
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr) | (arr != np.trunc(arr))
+        if not bad.any():
+            return
+        k = int(np.argmax(bad))
+    elif arr.dtype == object:
+        k = next((k for k, v in enumerate(arr.tolist()) if _is_bad_float(v)), None)
+        if k is None:
+            return
+    else:
+        return
+    v = float(arr[k])
+    if np.isnan(v):
+        raise ValueError(
+            f"{name} contains NaN at index {k}: a missing label is not a class; "
+            "drop or fill such items first"
+        )
+    if np.isinf(v):
+        raise ValueError(f"{name} contains an infinite label {v} at index {k}")
+    raise ValueError(
+        f"{name} holds continuous values ({v!r} at index {k}); labels must be classes, "
+        "not scores or probabilities: threshold or argmax them first "
+        "(float labels must have integer values, as in scikit-learn)"
+    )
 
 
 def _codes_fast(y: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
@@ -45,6 +118,43 @@ def _codes_fast(y: np.ndarray, labels: np.ndarray, name: str) -> np.ndarray:
         bad = y[~found][0]
         raise ValueError(f"{name} contains label {bad!r}, which is not in labels {labels.tolist()}")
     return order[pos_clipped]
+
+
+#: Integer labels spanning fewer values than this are coded through a lookup table.
+_LOOKUP_SPAN = 1 << 20
+
+
+def _integer_span(*arrays: np.ndarray) -> tuple[int, int] | None:
+    """``(lowest, span)`` of integer arrays when a lookup table over them is small, else None."""
+    if any(a.dtype.kind not in "iu" or a.size == 0 for a in arrays):
+        return None
+    lo = min(int(a.min()) for a in arrays)
+    hi = max(int(a.max()) for a in arrays)
+    if hi - lo >= _LOOKUP_SPAN or hi > np.iinfo(np.intp).max or lo < np.iinfo(np.intp).min:
+        return None
+    return lo, hi - lo + 1
+
+
+def _offsets(y: np.ndarray, lo: int) -> np.ndarray:
+    y = y.astype(np.intp, copy=False)
+    return y - lo if lo else y
+
+
+def _present_integers(to: np.ndarray, po: np.ndarray, lo: int, span: int) -> np.ndarray:
+    """The sorted distinct labels, from offsets ``to`` and ``po``: counted, not sorted."""
+    seen = np.bincount(to, minlength=span) + np.bincount(po, minlength=span)
+    return np.flatnonzero(seen) + lo
+
+
+def _codes_lookup(offsets, y, labels: np.ndarray, lo: int, span: int, name: str) -> np.ndarray:
+    """Label -> index for integer labels through a table: O(len(y)), no sort."""
+    table = np.full(span, -1, dtype=np.intp)
+    table[_offsets(labels, lo)] = np.arange(len(labels))
+    codes = table[offsets]
+    if (codes < 0).any():
+        bad = y[int(np.argmax(codes < 0))].item()
+        raise ValueError(f"{name} contains label {bad!r}, which is not in labels {labels.tolist()}")
+    return codes
 
 
 def _codes_generic(y, labels: list, name: str) -> np.ndarray:
@@ -89,19 +199,37 @@ def _label_codes(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray, i
     if len(yt) == 0:
         raise ValueError("y_true and y_pred are empty: there is nothing to count")
     vectorisable = _same_simple_kind(yt, yp)
-    if labels is None:
-        labels = np.union1d(yt, yp).tolist() if vectorisable else _default_labels(yt, yp)
+    given = labels is not None
+    label_arr = _as_label_vector(labels, "labels") if given else None
+    # Integer labels in a modest range (the usual case) are found and coded with a
+    # table indexed by value: no sort, one pass per vector.
+    span = _integer_span(yt, yp, *([label_arr] if given else []))
+    if span is not None:
+        to, po = _offsets(yt, span[0]), _offsets(yp, span[0])
+    if not given:
+        if span is not None:
+            label_arr = _present_integers(to, po, *span)
+            labels = label_arr.tolist()
+        else:
+            labels = np.union1d(yt, yp).tolist() if vectorisable else _default_labels(yt, yp)
+            label_arr = _as_label_vector(labels, "labels")
     else:
-        labels = list(labels)
-        if len(set(labels)) != len(labels):
+        labels = label_arr.tolist()
+        try:
+            repeated = len(set(labels)) != len(labels)
+        except TypeError as err:
+            raise ValueError(f"labels must be hashable: {err}") from None
+        if repeated:
             raise ValueError(f"labels must not repeat a class; got {labels}")
     n = len(labels)
     if n < 2:
         raise ValueError(
             f"only {n} class ({labels}) found; pass labels= with every class of the task"
         )
-    label_arr = _as_label_vector(labels, "labels")
-    if vectorisable and _same_simple_kind(yt, label_arr):
+    if span is not None:
+        t = _codes_lookup(to, yt, label_arr, *span, "y_true")
+        p = _codes_lookup(po, yp, label_arr, *span, "y_pred")
+    elif vectorisable and _same_simple_kind(yt, label_arr):
         t = _codes_fast(yt, label_arr, "y_true")
         p = _codes_fast(yp, label_arr, "y_pred")
     else:
@@ -133,7 +261,13 @@ def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
     ------
     ValueError
         If the vectors differ in length or are empty, a label is not in
-        ``labels``, ``labels`` repeats a class, or fewer than 2 classes remain.
+        ``labels``, ``labels`` repeats a class, or fewer than 2 classes remain;
+        if a vector or ``labels`` is a string, a set, a scalar, nested, or a
+        masked array with masked entries; or if it holds NaN, an infinity or a
+        float with a fractional part (a score, not a class: floats with integer
+        values such as 1.0 are labels, as in scikit-learn's ``type_of_target``).
+        scikit-learn counts masked entries as if unmasked; this function
+        refuses them, since only the caller knows what a masked label means.
 
     Examples
     --------
