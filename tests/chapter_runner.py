@@ -11,6 +11,11 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The longest code line a chapter may have. ``_static/book.css`` sizes the code font so
+#: that this many characters fit the text column at every desktop width; longer lines
+#: would scroll sideways (test_chapters checks the sources, test_browser the pages).
+CODE_LINE_LIMIT = 88
+
 
 def toc_files() -> list[Path]:
     """Every page listed in _toc.yml (sections included), in book order, as .md paths."""

@@ -19,6 +19,7 @@ from clfmetrics.sources.search import (
     bookmaker_net_win,
     error_search,
     precision_gap_construction,
+    random_class_items,
     random_counts,
     smallest_rise,
 )
@@ -179,6 +180,37 @@ def test_bookmaker_win_equals_formula_exactly(seed):
     assert bookmaker_net_win(y_true, y_pred) == pytest.approx(float(exact), rel=1e-12)
 
 
+@pytest.mark.parametrize("labels", [["zebra", "apple", "mango"], [2, 0, 1], ["a", "b", "c"]])
+def test_random_class_items_draws_a_class_then_an_item(labels):
+    """Chapter 3, reading 1: P(item) = 1/(n * size of its class), for labels in any order.
+
+    The draw must not pair items sorted by name with the matrix's column order,
+    so two of the label sets here are not in sorted order.
+    """
+    m = np.array([[2, 1, 0], [7, 20, 1], [1, 0, 3]])  # class sizes 10, 21, 4
+    y_true, y_pred = cm.to_labels(m, labels)
+    draws = 300_000
+    items = random_class_items(y_true, draws, rng=7)
+    counts = np.bincount(items, minlength=len(y_true))
+    size_of = {c: int(np.sum(y_true == c)) for c in labels}
+    expected = np.array([draws / (3 * size_of[c]) for c in y_true])
+    assert (np.abs(counts - expected) < 6 * np.sqrt(expected)).all()
+    share = float(np.mean(y_true[items] == y_pred[items]))
+    mac_r = float(Fraction(2, 10) + Fraction(20, 21) + Fraction(3, 4)) / 3
+    assert cm.macro_recall(m) == pytest.approx(mac_r, rel=1e-12)
+    assert share == pytest.approx(mac_r, abs=6 * np.sqrt(mac_r * (1 - mac_r) / draws))
+
+
+def test_random_class_items_rejects_bad_input():
+    """No labels, a 2-d label array or a non-positive size is a ValueError naming it."""
+    with pytest.raises(ValueError, match="non-empty 1-d"):
+        random_class_items([], 10)
+    with pytest.raises(ValueError, match="non-empty 1-d"):
+        random_class_items([[0, 1], [1, 0]], 10)
+    with pytest.raises(ValueError, match="size must be"):
+        random_class_items([0, 1], 0)
+
+
 def test_bookmaker_identity_symbolic():
     """sympy: sum_i correct(i) |S|/prevalence(i) - |S| = |S| (n macR - 1) for a 3x3 matrix."""
     M = sym.confusion_symbols(3)
@@ -329,6 +361,45 @@ def test_smallest_two_class_counterexample():
     assert rise.gain == pytest.approx(1 / 7 - 2 / 15, abs=1e-12)
 
 
+def test_all_counts_without_the_filter_lists_every_composition():
+    """require_seen=False keeps all C(total + n^2 - 1, n^2 - 1) matrices, absent classes too."""
+    from math import comb
+
+    for n, total in ((2, 3), (3, 2), (2, 1)):
+        stack = all_counts(n, total, require_seen=False)
+        assert len(stack) == comb(total + n * n - 1, n * n - 1)
+        assert (stack.sum(axis=(-2, -1)) == total).all()
+        assert len({m.tobytes() for m in stack}) == len(stack)
+    assert len(all_counts(2, 3)) < len(all_counts(2, 3, require_seen=False))
+
+
+def test_truly_smallest_weighted_f1_counterexample():
+    """Without the filter: 3 items, 2 classes, [[0,0],[2,1]] + (0, 1): 1/6 -> 1/5 by hand.
+
+    Class a is never predicted, but F1_a = 2 * 0 / (0 + 2) needs no convention:
+    scikit-learn gives the same values under every zero_division.
+    """
+    from sklearn.metrics import f1_score
+
+    for n in (2, 3):
+        for total in (1, 2):
+            assert smallest_rise(cm.weighted_f1, all_counts(n, total, require_seen=False)) is None
+        three = smallest_rise(cm.weighted_f1, all_counts(n, 3, require_seen=False))
+        assert three is not None and three.before.sum() == 3
+    rise = smallest_rise(cm.weighted_f1, all_counts(2, 3, require_seen=False))
+    assert rise.before.tolist() == [[0, 0], [2, 1]] and rise.cell == (0, 1)
+    assert cm.weighted_f1(rise.before) == pytest.approx(1 / 6, abs=1e-15)
+    assert cm.weighted_f1(rise.after) == pytest.approx(1 / 5, abs=1e-15)
+    for zero_division in (0, 1, np.nan):
+        for m, value in ((rise.before, 1 / 6), (rise.after, 1 / 5)):
+            y_true, y_pred = cm.to_labels(m.astype(int))
+            got = f1_score(
+                y_true, y_pred, labels=[0, 1], average="weighted", zero_division=zero_division
+            )
+            assert got == pytest.approx(value, abs=1e-15)
+    assert np.isnan(cm.weighted_f1(rise.before, zero_division="nan"))
+
+
 def test_accuracy_and_macro_recall_never_rise_on_the_search():
     """On random 3x3 matrices: errors raise weighted F1 sometimes, accuracy and macR never."""
     pool = random_counts(3, 5000, 9, rng=5)
@@ -364,7 +435,9 @@ def test_weighted_f1_is_prevalence_weighted_like_accuracy():
     [
         (lambda: random_counts(1, 10, 5), "n must be"),
         (lambda: random_counts(3, 0, 5), "size must be"),
-        (lambda: all_counts(3, 2), "total must be"),
+        (lambda: all_counts(3, 2), "total must be an integer >= n = 3"),
+        (lambda: all_counts(3, 0, require_seen=False), "total must be an integer >= 1"),
+        (lambda: all_counts(3, 3, require_seen="no"), "require_seen must be"),
         (lambda: precision_gap_construction(3, 0.5), "t must be"),
         (lambda: error_search(cm.accuracy, [[1, 0], [0, 1]]), "stack must have shape"),
         (lambda: sym.gradient("kappa", sym.confusion_symbols(2)), "metric must be one of"),

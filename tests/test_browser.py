@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from chapter_runner import ROOT, is_notebook, toc_files
+from chapter_runner import CODE_LINE_LIMIT, ROOT, is_notebook, toc_files
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -169,6 +169,47 @@ def test_wide_display_math_scrolls_instead_of_overflowing(visits):
     for path, visit in visits.items():
         wide = visit.page.evaluate(WIDE_UNSCROLLABLE_MATH)
         assert not wide, f"{path}: formulas spill out of the column: {wide}"
+
+
+# Code cells never scroll sideways: every source line fits (book.css sizes the font).
+SCROLLING_CODE = """() =>
+    [...document.querySelectorAll('div.cell_input pre')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1)
+        .map(e => e.textContent.split('\\n').reduce((a, b) => a.length >= b.length ? a : b))"""
+
+# The width a line of n characters needs in the first code cell, against what it has.
+LINE_OF = """(n) => {
+    const pre = document.querySelector('div.cell_input pre');
+    const line = document.createElement('span');
+    line.textContent = '\\n' + 'x'.repeat(n);
+    pre.appendChild(line);
+    const fits = pre.scrollWidth <= pre.clientWidth;
+    line.remove();
+    return fits;
+}"""
+
+
+def test_code_cells_do_not_scroll_sideways(visits):
+    """On every page no code cell is wider than its column (at the 1280-pixel test window)."""
+    for path, visit in visits.items():
+        wide = visit.page.evaluate(SCROLLING_CODE)
+        assert not wide, f"{path}: code cells scroll sideways; longest lines: {wide}"
+
+
+@pytest.mark.parametrize("width", [1024, 1200, 1280, 1440, 1920])
+def test_a_line_at_the_limit_fits_at_desktop_widths(browser, site, width):
+    """A code line of CODE_LINE_LIMIT characters fits without scrolling at every desktop width."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site) else r.abort())
+        page.goto(f"{site}/chapters/07-kappa-mcc.html", wait_until="load")
+        assert page.evaluate(LINE_OF, CODE_LINE_LIMIT), f"{CODE_LINE_LIMIT} characters scroll"
+        assert not page.evaluate(LINE_OF, 2 * CODE_LINE_LIMIT), (
+            "the probe line must be able to fail"
+        )
+    finally:
+        context.close()
 
 
 # Computed style of every data cell of the book's tables, per kind of table.

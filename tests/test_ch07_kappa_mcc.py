@@ -137,6 +137,28 @@ def test_equality_iff_bias_equals_prevalence():
     assert abs(cm.mcc(M8)) > abs(cm.kappa(M8))
 
 
+def test_equality_with_zero_numerator_needs_no_b_equal_p():
+    """The 'or both are 0' of the chapter: b != p, numerator 0, so kappa = MCC = 0."""
+    m = [[10, 43, 0], [1, 1, 0], [0, 0, 1]]  # Table 7: chance level, b != p
+    num, _, _ = _exact_parts(m)
+    assert num == 0
+    assert list(cm.bias(m)) != list(cm.prevalence(m))
+    assert cm.kappa(m) == cm.mcc(m) == 0.0
+
+
+def test_majority_guesser_kappa_zero_unless_one_class_only():
+    """Exercise ex-ch07-majority: kappa is 0 for p_k < 1 and undefined at p_k = 1; MCC always."""
+    for k_items in (1, 10, 90):
+        m = [[k_items, 10], [0, 0]]  # always predicts class 0, which has p_0 < 1
+        assert _exact_parts(m)[0] == 0 and _exact_parts(m)[1] > 0
+        assert cm.kappa(m, zero_division="nan") == 0.0
+        assert np.isnan(cm.mcc(m, zero_division="nan"))
+    only = [[10, 0], [0, 0]]  # p_0 = 1: 1 - p.b = 0 as well
+    assert _exact_parts(only)[:2] == (0, 0)
+    assert np.isnan(cm.kappa(only, zero_division="nan"))
+    assert cm.kappa(only) == 0.0 and cm.mcc(only) == 0.0
+
+
 def test_source_reason_min_reading_is_false():
     """Bias (0.6, 0.4), prevalence (0.9, 0.1): p.b = 0.58 > b.b = 0.52, so p.b <= min fails."""
     m = [[6, 0], [3, 1]]

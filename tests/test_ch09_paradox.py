@@ -147,6 +147,7 @@ def test_sklearn_zero_division_cases():
     assert p == 0 and np.isnan(r) and f == 0  # not NaN, unlike Bochvar's F1
     p, r, f = sk(0, 3, 0, 1)
     assert (p, r, f) == (0, 1, 0)
+    assert f == 2 * p * r / (p + r)  # chapter 9: here F1 *is* H(P, R), no mismatch
     p, r, f = sk(0, 0, 3, np.nan)
     assert np.isnan(p) and r == 0 and f == 0
     assert all(np.isnan(sk(0, 0, 0, np.nan)))

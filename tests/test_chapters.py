@@ -1,11 +1,22 @@
-"""Every chapter executes on a fresh kernel; cells that raise must say so with a tag."""
+"""Every chapter executes on a fresh kernel; cells that raise must say so with a tag.
+
+Also checked here, without executing anything: code lines fit the page, and the set-up
+cells import nothing outside the reader's requirements.
+"""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from chapter_runner import ROOT, execute, notebook_pages, read_notebook, toc_files
+from chapter_runner import (
+    CODE_LINE_LIMIT,
+    ROOT,
+    execute,
+    notebook_pages,
+    read_notebook,
+    toc_files,
+)
 
 PAGES = notebook_pages()
 
@@ -60,3 +71,32 @@ def test_chapter_has_front_matter_for_jupytext(path):
     head = path.read_text().split("---", 2)[1]
     assert "format_name: myst" in head
     assert re.search(r"kernelspec:\s+display_name", head)
+
+
+@pytest.mark.parametrize("path", PAGES, ids=[p.stem for p in PAGES])
+def test_code_lines_fit_the_column(path):
+    """No line of a code cell (shown, hidden or removed) is longer than CODE_LINE_LIMIT."""
+    long = [
+        f"{len(line)}: {line}"
+        for cell in read_notebook(path).cells
+        if cell.cell_type == "code"
+        for line in cell.source.splitlines()
+        if len(line) > CODE_LINE_LIMIT
+    ]
+    assert not long, f"{path.name}: code lines over {CODE_LINE_LIMIT} characters:\n" + "\n".join(
+        long
+    )
+
+
+@pytest.mark.parametrize("path", PAGES, ids=[p.stem for p in PAGES])
+def test_setup_cell_needs_only_the_library_stack(path):
+    """scikit-learn is imported only in the cells that use it, never in the set-up cell.
+
+    The set-up cell runs first in every reader's kernel; a chapter whose set-up needs
+    scikit-learn would fail as a whole where it is missing (chapter 9 shows the pattern).
+    """
+    code = [c for c in read_notebook(path).cells if c.cell_type == "code"]
+    assert code, f"{path.name} has no code cell"
+    assert not re.search(r"^\s*(from|import)\s+sklearn\b", code[0].source, re.M), (
+        f"{path.name}: import scikit-learn in the cell that uses it, not in the set-up cell"
+    )

@@ -81,3 +81,29 @@ def test_repo2docker_accepts_the_binder_configuration():
     assert "python=3.11" in out
     assert 'pip install --no-cache-dir -r "binder/requirements.txt"' in out
     assert "./binder/postBuild" in out
+
+
+def test_every_reference_is_a_usable_citation():
+    """Each entry of references.bib names its author and year, or its note says they are
+    unknown; nothing stands in for them (no "n.d." year, no description as an author)."""
+    from pybtex.database import parse_file
+
+    entries = parse_file(ROOT / "references.bib").entries
+    assert "microaveraging" in entries
+    for key, entry in entries.items():
+        note = entry.fields.get("note", "").lower()
+        assert entry.fields.get("title"), f"{key}: no title"
+        people = entry.persons.get("author", []) + entry.persons.get("editor", [])
+        if people:
+            for person in people:
+                assert person.last_names, f"{key}: an author without a name: {person}"
+                assert " " not in "".join(person.last_names).strip("{}"), (
+                    f"{key}: {person} is a description, not a name"
+                )
+        else:
+            assert "author" in note and "unknown" in note, f"{key}: say the author is unknown"
+        year = entry.fields.get("year", "")
+        if year:
+            assert re.fullmatch(r"\d{4}", year), f"{key}: year {year!r} is not a year"
+        else:
+            assert "date" in note and "unknown" in note, f"{key}: say the date is unknown"

@@ -124,6 +124,28 @@ def test_winners_per_metric(table):
     assert winners(table) == expected
 
 
+def test_gmacr_tie_cannot_be_broken_from_the_published_recalls(table):
+    """Chapter 12: A, C, E recomputed from one-decimal recalls spread by < 0.04 points,
+    but rounding moves each by about 0.05, and the three rounding intervals overlap."""
+    tied = ["A", "C", "E"]
+    r = np.array([[table.row(s)[k] for k in ("r1", "r2", "r3")] for s in tied])
+    recomputed = np.cbrt(r.prod(axis=1))
+    low, high = np.cbrt((r - 0.05).prod(axis=1)), np.cbrt((r + 0.05).prod(axis=1))
+    assert np.ptp(recomputed) < 0.04
+    assert ((high - low) / 2 > np.ptp(recomputed)).all()
+    assert low.max() < high.min()  # a value common to all three intervals
+    gmacr = next(c for c in consistency_checks(table) if c.name == "GmacR")
+    idx = [table.systems.index(s) for s in tied]
+    np.testing.assert_allclose(gmacr.recomputed[idx], recomputed, rtol=1e-12)
+
+
+def test_citations_a_little_more_than_double(table):
+    """The paper says "almost double"; its Table 6 gives 555 and 271, a ratio above 2."""
+    cites = dict(zip(table.systems, table.column("citations"), strict=True))
+    assert (cites["A"], cites["B"]) == (555, 271)
+    assert 2 < cites["A"] / cites["B"] < 2.1
+
+
 def test_official_ranks_tie_a_and_b(table):
     """Both A and B were declared winners with macR; official ranks are 1, 1, 3, ..., 8."""
     assert table.column("official_rank").tolist() == [1, 1, 3, 4, 5, 6, 7, 8]

@@ -414,6 +414,21 @@ def test_macro_recall_is_balanced_accuracy_when_every_class_occurs(cases):
         np.testing.assert_allclose(got, expected, RTOL, ATOL)
 
 
+def test_balanced_accuracy_drops_a_class_that_never_occurs():
+    """Chapter 3's caveat: with a class absent from y_true the two differ.
+
+    scikit-learn averages the recalls of the classes that occur (and warns);
+    macro_recall averages over all n classes, the absent one at zero_division.
+    """
+    y_true, y_pred = [0, 0, 1, 1], [0, 2, 1, 1]  # class 2 is predicted but never occurs
+    m = cm.confusion_matrix(y_true, y_pred, labels=[0, 1, 2])
+    with pytest.warns(UserWarning, match="not in y_true"):
+        sk = skm.balanced_accuracy_score(y_true, y_pred)
+    assert sk == pytest.approx((1 / 2 + 1) / 2)
+    assert cm.macro_recall(m) == pytest.approx((1 / 2 + 1 + 0) / 3)
+    assert cm.macro_recall(m, zero_division=1) == pytest.approx((1 / 2 + 1 + 1) / 3)
+
+
 def test_weighted_f1_matches_f1_score_weighted(cases):
     """weighted_f1 weights class-wise F1 by prevalence, as f1_score(average='weighted')."""
     subset = cases[SLICES["weighted"]]

@@ -265,10 +265,13 @@ def test_macro_f1_cell_edit_and_bad_input():
 
 
 def test_nonmonotonicity_preset_reproduces_tables_7_and_8():
-    """Ten errors in cell (z, y) turn Table 7 into Table 8; MCC and kappa rise as in the paper."""
+    """Ten errors in the preselected cell turn Table 7 into Table 8, as chapter 7 says."""
     ex = nonmonotonicity_explorer(live_figure=False)
     assert ex.matrix.tolist() == [list(r) for r in M7]
-    ex.select_cell(2, 1)
+    # Chapter 7 tells the reader the explorer starts on "predicted z, true y" and
+    # presses "add errors" without choosing a cell: the default must be that cell.
+    assert ex.cell.value == (2, 1)
+    assert ex.cell.label.startswith("predicted z, true y")
     ex.add_error(10)
     assert ex.matrix.tolist() == [list(r) for r in M8]
     trace = ex.trace()

@@ -7,8 +7,9 @@ with the class at index 1: ``TP = m[1, 1]``, ``FP = m[1, 0]``,
 ``FN = m[0, 1]``. Precision ``TP / (TP + FP)`` is undefined when
 ``TP + FP = 0``, recall ``TP / (TP + FN)`` when ``TP + FN = 0``.
 
-Two conventions for the undefined ratio: ``"zero"`` (count it as 0, as the
-source papers and scikit-learn's default do) and ``"nan"`` (NaN, absorbing in
+Two conventions for the undefined ratio: ``"zero"`` (count it as 0, as
+Opitz & Burst (2019) state, "P_i, R_i, F1_i = 0 when the denominator is zero",
+and as scikit-learn's default does) and ``"nan"`` (NaN, absorbing in
 arithmetic as in Bochvar's logic: any expression with NaN is NaN). The four
 propositions of vor der Brück (2020) are checked by exhaustive enumeration of
 small counts, vectorised with numpy broadcasting.

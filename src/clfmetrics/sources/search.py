@@ -12,6 +12,7 @@ Contents
 - :func:`error_search`: for every matrix and every off-diagonal cell, the change of
   a metric when one more error lands there (Opitz 2024, property I, discrete form).
 - :func:`smallest_rise`: the counterexample with the smallest total count.
+- :func:`random_class_items`: macro recall's draw, a random class and then one of its items.
 - :func:`bookmaker_net_win`: betting on labels with fair odds (Opitz 2024, section 4.2).
 - :func:`precision_gap_construction`: the matrices of footnote 7 whose macro
   precision moves by almost :math:`1 - 1/n` under prevalence scaling.
@@ -36,6 +37,7 @@ __all__ = [
     "bookmaker_net_win",
     "error_search",
     "precision_gap_construction",
+    "random_class_items",
     "random_counts",
     "smallest_rise",
 ]
@@ -88,18 +90,23 @@ def random_counts(n: int, size: int, high: int, rng=None) -> np.ndarray:
     return stack[_all_classes_seen(stack)]
 
 
-def all_counts(n: int, total: int) -> np.ndarray:
-    """Every ``n x n`` count matrix with the given total in which every class is seen.
+def all_counts(n: int, total: int, *, require_seen: bool = True) -> np.ndarray:
+    """Every ``n x n`` count matrix with the given total (by default: every class seen).
 
     The matrices are the compositions of ``total`` into ``n * n`` non-negative
-    parts (stars and bars), kept when every class occurs and is predicted.
+    parts (stars and bars). With ``require_seen`` (the default) only those in
+    which every class occurs and is predicted are kept, so that no class-wise
+    precision or recall is undefined.
 
     Parameters
     ----------
     n : int
         Number of classes (>= 2).
     total : int
-        Total count :math:`|S|`; at least ``n`` (fewer cannot show every class).
+        Total count :math:`|S|`; at least 1, and at least ``n`` with ``require_seen``
+        (fewer items cannot show every class).
+    require_seen : bool, default True
+        Keep only matrices with every row sum and every column sum positive.
 
     Returns
     -------
@@ -109,10 +116,16 @@ def all_counts(n: int, total: int) -> np.ndarray:
     --------
     >>> all_counts(2, 2).tolist()
     [[[0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]]]
+    >>> len(all_counts(2, 2, require_seen=False))  # C(2 + 3, 3) compositions
+    10
     """
     n = _check_classes(n)
-    if isinstance(total, bool) or not isinstance(total, (int, np.integer)) or total < n:
-        raise ValueError(f"total must be an integer >= n = {n}; got {total!r}")
+    if not isinstance(require_seen, (bool, np.bool_)):
+        raise ValueError(f"require_seen must be True or False; got {require_seen!r}")
+    low = n if require_seen else 1
+    if isinstance(total, bool) or not isinstance(total, (int, np.integer)) or total < low:
+        need = f"n = {n}" if require_seen else "1"
+        raise ValueError(f"total must be an integer >= {need}; got {total!r}")
     cells = n * n
     # Bar positions among total + cells - 1 slots; the gaps between bars are the counts.
     bars = np.array(list(combinations(range(total + cells - 1), cells - 1)), dtype=np.int64)
@@ -120,7 +133,7 @@ def all_counts(n: int, total: int) -> np.ndarray:
         [np.full((len(bars), 1), -1), bars, np.full((len(bars), 1), total + cells - 1)], axis=1
     )
     stack = (np.diff(edges, axis=1) - 1).reshape(-1, n, n).astype(float)
-    return stack[_all_classes_seen(stack)]
+    return stack[_all_classes_seen(stack)] if require_seen else stack
 
 
 class ErrorSearch(NamedTuple):
@@ -268,6 +281,49 @@ def bookmaker_net_win(y_true, y_pred, labels=None) -> float:
         )
     odds = len(yt) / prevalence_of[true_code]
     return float(np.sum((yt == yp) * odds) - len(yt))
+
+
+def random_class_items(y_true, size: int, rng=None) -> np.ndarray:
+    """Indices of items drawn by macro recall's experiment: a uniform class, then one of its items.
+
+    Each draw picks one of the classes that occur in ``y_true`` with
+    probability :math:`1/n`, then one item of that class uniformly (Opitz 2024,
+    section 4.2). The share of draws predicted correctly estimates macro
+    recall over those classes. Classes are found with ``np.unique``, so the
+    grouping of items, the class sizes and the class codes share one order
+    whatever the labels are.
+
+    Parameters
+    ----------
+    y_true : sequence of labels, shape (N,)
+        Reference labels, one per item.
+    size : int
+        Number of draws.
+    rng : numpy.random.Generator or int, optional
+        Random source or seed.
+
+    Returns
+    -------
+    ndarray of int, shape (size,)
+        Positions in ``y_true``.
+
+    Examples
+    --------
+    >>> items = random_class_items(["b", "a", "a", "a"], 1000, rng=0)
+    >>> bool(abs((items == 0).mean() - 0.5) < 0.05)  # the lone "b" is drawn half the time
+    True
+    """
+    y = np.asarray(y_true)
+    if y.ndim != 1 or len(y) == 0:
+        raise ValueError(f"y_true must be a non-empty 1-d sequence of labels; got shape {y.shape}")
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+        raise ValueError(f"size must be an integer >= 1; got {size!r}")
+    _, code, sizes = np.unique(y, return_inverse=True, return_counts=True)
+    grouped = np.argsort(code, kind="stable")  # item positions, class by class
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    gen = np.random.default_rng(rng)
+    cls = gen.integers(0, len(sizes), size=size)
+    return grouped[starts[cls] + gen.integers(0, sizes[cls])]
 
 
 def precision_gap_construction(n: int, t) -> tuple[np.ndarray, np.ndarray]:
