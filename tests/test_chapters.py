@@ -1,5 +1,9 @@
 """Every chapter executes on a fresh kernel; cells that raise must say so with a tag.
 
+The chapters are executed once per test session, by the book build of ``conftest.built_html``
+(a cold execution cache, so each notebook on a fresh kernel); these tests read the executed
+notebooks it writes to ``_build/jupyter_execute`` instead of executing every chapter again.
+
 Also checked here, without executing anything: code lines fit the page, and the set-up
 cells import nothing outside the reader's requirements.
 """
@@ -8,11 +12,11 @@ from __future__ import annotations
 
 import re
 
+import nbformat
 import pytest
 from chapter_runner import (
     CODE_LINE_LIMIT,
     ROOT,
-    execute,
     notebook_pages,
     read_notebook,
     toc_files,
@@ -37,14 +41,19 @@ def test_there_are_notebook_chapters():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", PAGES, ids=[p.stem for p in PAGES])
-def test_chapter_executes(path):
-    """The chapter runs top to bottom; only cells tagged raises-exception may raise."""
-    nb = execute(path)
+def test_chapter_executes(path, built_html):
+    """The chapter ran top to bottom; only cells tagged raises-exception may raise."""
+    executed = built_html.parent / "jupyter_execute" / path.relative_to(ROOT).with_suffix(".ipynb")
+    assert executed.exists(), f"the book build wrote no executed notebook for {path.name}"
+    nb = nbformat.read(executed, as_version=4)
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
+        tags = cell.metadata.get("tags", [])
+        if "skip-execution" not in tags:
+            assert cell.get("execution_count") is not None, f"cell not executed:\n{cell.source}"
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-        if "raises-exception" in cell.metadata.get("tags", []):
+        if "raises-exception" in tags:
             assert errors, f"cell tagged raises-exception did not raise:\n{cell.source}"
         else:
             assert not errors, f"cell raised:\n{cell.source}"
