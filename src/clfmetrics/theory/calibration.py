@@ -9,8 +9,9 @@ numerically, on symbols, so that the calibration identities
 
 from __future__ import annotations
 
-import numpy as np
 import sympy as sp
+
+from .derivations import confusion_symbols
 
 __all__ = [
     "calibration_identities",
@@ -24,6 +25,8 @@ __all__ = [
 def symbolic_confusion(n: int):
     r"""An ``n x n`` sympy Matrix of positive symbols :math:`m_{i,j}` (1-based, as in the papers).
 
+    The same matrix as :func:`clfmetrics.theory.derivations.confusion_symbols`.
+
     Examples
     --------
     >>> symbolic_confusion(2)
@@ -31,9 +34,7 @@ def symbolic_confusion(n: int):
     [m_{1,1}, m_{1,2}],
     [m_{2,1}, m_{2,2}]])
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
-        raise ValueError(f"n must be an integer >= 2; got {n!r}")
-    return sp.Matrix(n, n, lambda i, j: sp.Symbol(f"m_{{{i + 1},{j + 1}}}", positive=True))
+    return confusion_symbols(n)
 
 
 def symbolic_calibrate(M):
