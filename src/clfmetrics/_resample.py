@@ -16,7 +16,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .confusion import _as_label_vector, _default_labels, _label_codes, _same_simple_kind
+from .confusion import (
+    _as_label_vector,
+    _default_labels,
+    _integer_span,
+    _label_codes,
+    _offsets,
+    _present_integers,
+    _same_simple_kind,
+)
 
 # Rows of resamples drawn at once, so that a block of draws holds about 2**20 numbers.
 _BLOCK_NUMBERS = 2**20
@@ -49,14 +57,9 @@ def whole_counts(arr: np.ndarray, name: str = "m") -> None:
 
 def _sorted_union(arrays: list[np.ndarray]) -> list:
     """Sorted distinct labels of numeric or string arrays, without Python lists of every label."""
-    if all(a.dtype.kind in "iu" for a in arrays):
-        low = min(int(a.min()) for a in arrays)
-        span = max(int(a.max()) for a in arrays) - low + 1
-        if span <= 2**22:  # small integer labels: mark which occur, no sort of the items
-            seen = np.zeros(span, dtype=bool)
-            for a in arrays:
-                seen |= np.bincount(a - low, minlength=span) > 0
-            return (np.flatnonzero(seen) + low).tolist()
+    span = _integer_span(*arrays)
+    if span is not None:  # small integer labels: count which occur, no sort of the items
+        return _present_integers([_offsets(a, span[0]) for a in arrays], *span).tolist()
     return np.unique(np.concatenate([np.unique(a) for a in arrays])).tolist()
 
 

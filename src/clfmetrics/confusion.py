@@ -140,9 +140,9 @@ def _offsets(y: np.ndarray, lo: int) -> np.ndarray:
     return y - lo if lo else y
 
 
-def _present_integers(to: np.ndarray, po: np.ndarray, lo: int, span: int) -> np.ndarray:
-    """The sorted distinct labels, from offsets ``to`` and ``po``: counted, not sorted."""
-    seen = np.bincount(to, minlength=span) + np.bincount(po, minlength=span)
+def _present_integers(offsets, lo: int, span: int) -> np.ndarray:
+    """Sorted distinct labels from their offsets (labels minus ``lo``): counted, not sorted."""
+    seen = sum(np.bincount(o, minlength=span) for o in offsets)
     return np.flatnonzero(seen) + lo
 
 
@@ -208,7 +208,7 @@ def _label_codes(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray, i
         to, po = _offsets(yt, span[0]), _offsets(yp, span[0])
     if not given:
         if span is not None:
-            label_arr = _present_integers(to, po, *span)
+            label_arr = _present_integers((to, po), *span)
             labels = label_arr.tolist()
         else:
             labels = np.union1d(yt, yp).tolist() if vectorisable else _default_labels(yt, yp)
