@@ -107,3 +107,28 @@ def test_every_reference_is_a_usable_citation():
             assert re.fullmatch(r"\d{4}", year), f"{key}: year {year!r} is not a year"
         else:
             assert "date" in note and "unknown" in note, f"{key}: say the date is unknown"
+
+
+def _toc_files(node) -> list[str]:
+    """Every `file:` of the table of contents, in reading order."""
+    if isinstance(node, dict):
+        found = [node["file"]] if "file" in node else []
+        for value in node.values():
+            if isinstance(value, list):
+                for item in value:
+                    found += _toc_files(item)
+        return found
+    return []
+
+
+def test_chapter_files_are_numbered_in_reading_order():
+    """Issue 19, item 19: `ls chapters/` lists the numbered chapters in the order the book reads."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    numbers = [
+        int(m.group(1))
+        for f in _toc_files(toc)
+        if (m := re.fullmatch(r"chapters/(\d\d)-[a-z0-9-]+", f))
+    ]
+    assert numbers == sorted(set(numbers)), "chapter numbers must rise along _toc.yml"
+    on_disk = sorted(p.stem for p in (ROOT / "chapters").glob("[0-9][0-9]-*.md"))
+    assert [int(s[:2]) for s in on_disk] == numbers, "a chapter file is missing from _toc.yml"
