@@ -93,17 +93,24 @@ def _root(values, a: float, b: float, p: float) -> float:
 
     For a generalised mean every case's difference vanishes at the same exponent,
     so solving one case (scipy's ``brentq``) lands on it; for any other score
-    the worst case changes and the others stay far from 0.
+    the worst case changes and the others stay far from 0. Once the worst case left is
+    rounding noise, solving it can land anywhere in ``[a, b]`` (its difference is 0 at
+    many points), so a step is kept only when it lowers the worst difference over all cases.
     """
     from scipy.optimize import brentq
 
+    worst = float(_worst(values, [p])[0])
     for _ in range(4):
         c = int(np.argmax(np.abs(_relative(values, [p])[0])))
         sub = tuple(v[c : c + 1] for v in values)
         lo, hi = (float(_relative(sub, [q])[0, 0]) for q in (a, b))
         if not (np.isfinite(lo) and np.isfinite(hi)) or lo * hi > 0:
             break
-        p = brentq(lambda q, sub=sub: float(_relative(sub, [q])[0, 0]), a, b, xtol=1e-15)
+        step = brentq(lambda q, sub=sub: float(_relative(sub, [q])[0, 0]), a, b, xtol=1e-15)
+        step_worst = float(_worst(values, [step])[0])
+        if not step_worst < worst:
+            break
+        p, worst = step, step_worst
     return p
 
 
