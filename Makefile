@@ -47,8 +47,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
+# Two workers (pytest-xdist): one runs the unit tests while the book builds in the background;
+# the browser tests are spread over both by page (tests/conftest.py explains the grouping).
+PYTEST_WORKERS ?= 2
+
 test: lint $(CHROMIUM)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The browser tests drive Debian's Chromium; Playwright's own browser download is never used.
 $(CHROMIUM):
