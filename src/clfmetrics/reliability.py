@@ -37,7 +37,7 @@ _EPS = np.finfo(np.float64).eps
 
 def _as_proba(proba) -> np.ndarray:
     """``proba`` as a float array, 1-d or (N, n), finite, in [0, 1], non-empty."""
-    reject_masked(proba, "proba")
+    reject_masked(proba, "proba", "items")
     try:
         arr = np.asarray(proba)
     except ValueError as err:  # ragged nested lists
