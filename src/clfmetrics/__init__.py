@@ -47,6 +47,7 @@ from .curves import (
     threshold_stack,
 )
 from .decisions import argmax_predictions, prior_shift
+from .grouped import confusion_by_group, group_interval
 from .reporting import report
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
@@ -99,6 +100,7 @@ __all__ = [
     "best_threshold",
     "bias",
     "compare",
+    "confusion_by_group",
     "confusion_matrix",
     "correct",
     "delta_f1",
@@ -106,6 +108,7 @@ __all__ = [
     "f1_of_averages",
     "from_sklearn",
     "geometric_macro_recall",
+    "group_interval",
     "harmonic_macro_recall",
     "interval",
     "interval_from_labels",
