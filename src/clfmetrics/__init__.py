@@ -52,6 +52,7 @@ from .reporting import report
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
     Interval,
+    holm,
     interval,
     interval_from_labels,
     mcnemar,
@@ -110,6 +111,7 @@ __all__ = [
     "geometric_macro_recall",
     "group_interval",
     "harmonic_macro_recall",
+    "holm",
     "interval",
     "interval_from_labels",
     "kappa",
