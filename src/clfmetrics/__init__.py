@@ -49,11 +49,13 @@ from .curves import (
     threshold_stack,
 )
 from .decisions import argmax_predictions, prior_shift
+from .grouped import confusion_by_group, group_interval
 from .reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
 from .reporting import report
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
     Interval,
+    holm,
     interval,
     interval_from_labels,
     mcnemar,
@@ -103,6 +105,7 @@ __all__ = [
     "bias",
     "brier_score",
     "compare",
+    "confusion_by_group",
     "confusion_matrix",
     "correct",
     "cost_threshold",
@@ -113,7 +116,9 @@ __all__ = [
     "f1_of_averages",
     "from_sklearn",
     "geometric_macro_recall",
+    "group_interval",
     "harmonic_macro_recall",
+    "holm",
     "interval",
     "interval_from_labels",
     "kappa",
