@@ -114,6 +114,18 @@ def test_split_held_out_halves_every_digit(digits):
     assert not np.array_equal(ex.split_held_out(task, seed=1).X_val, held.X_val)
 
 
+def test_split_held_out_keeps_a_tasks_own_validation_part(digits):
+    from types import SimpleNamespace
+
+    task, _, _ = digits
+    with_val = SimpleNamespace(
+        X_val=task.X_train[:20], y_val=task.y_train[:20], X_test=task.X_test, y_test=task.y_test
+    )
+    held = ex.split_held_out(with_val)
+    assert np.array_equal(held.X_val, task.X_train[:20])
+    assert np.array_equal(held.y_test, task.y_test) and len(held.X_test) == len(task.X_test)
+
+
 def test_temperature_recalibration_keeps_decisions_and_model(digits):
     _, plain, held = digits
     coef = plain.model[-1].coef_.copy()

@@ -53,23 +53,28 @@ class HeldOut:
 
 
 def split_held_out(task: DigitsTask, *, seed: int = 0) -> HeldOut:
-    """Split ``task``'s test part into validation and test halves, digit by digit.
+    """Validation and test items for ``task``: its own validation part, or half its test part.
 
-    With a seeded generator, the test images of each digit are shuffled; the first
-    ``count // 2`` go to validation and the rest to test, so both halves keep the
-    task's class frequencies (the odd image of a digit goes to test).
+    A task made with a validation part (non-empty ``X_val``) keeps it and its whole
+    test part. Otherwise the test images of each digit are shuffled with a seeded
+    generator; the first ``count // 2`` go to validation and the rest to test, so
+    both halves keep the task's class frequencies (the odd image of a digit goes to
+    test). Either way the training part, and so the fitted model, is untouched.
 
     Parameters
     ----------
     task : DigitsTask
     seed : int
-        Seed of the shuffle.
+        Seed of the shuffle (unused when the task has a validation part).
 
     Returns
     -------
     HeldOut
         Items in their original order within each half.
     """
+    own_val = getattr(task, "X_val", None)
+    if own_val is not None and len(own_val) > 0:
+        return HeldOut(task.X_val, np.asarray(task.y_val), task.X_test, np.asarray(task.y_test))
     y = np.asarray(task.y_test)
     rng = np.random.default_rng(seed)
     val = np.zeros(len(y), dtype=bool)
