@@ -6,6 +6,8 @@
 * :mod:`~clfmetrics.theory.derivations` -- accuracy, micro and macro averages, weighted F1 and
   their gradients, step by step;
 * :mod:`~clfmetrics.theory.calibration` -- the prevalence-calibration identities of Opitz (2024);
+* :mod:`~clfmetrics.theory.scoring` -- the Brier score and log loss are strictly proper, exactly;
+  accuracy is not;
 * :mod:`~clfmetrics.theory.corrections` -- kappa, MCC and both macro F1s exactly, and the
   derivatives Opitz (2024) misprints (appendices D.1, E.1, G.1), corrected.
 

@@ -1,0 +1,155 @@
+"""Figures for the chapter "Are the probabilities right?": reliability diagrams, ECE, scores.
+
+Each function takes arrays computed elsewhere (by :mod:`clfmetrics.reliability` or
+the chapter), draws on a new pyplot figure, labels every axis, uses the Okabe &
+Ito palette with a different marker and line style per series (colour is never
+the only cue) and returns the figure.
+
+"Calibration" here means calibrated probabilities (the observed frequency of the
+event among items given probability :math:`q` is :math:`q`), not the *prevalence
+calibration* of a confusion matrix (Opitz 2024).
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .basic import OKABE_ITO
+
+__all__ = ["ece_against_bins", "expected_scores", "reliability_diagram"]
+
+_STYLES = ("-", "--", "-.", ":")
+_MARKERS = ("o", "s", "^", "D")
+
+
+def _style(k: int) -> dict:
+    return {
+        "color": OKABE_ITO[(k + 4) % len(OKABE_ITO)],
+        "linestyle": _STYLES[k % len(_STYLES)],
+        "marker": _MARKERS[k % len(_MARKERS)],
+    }
+
+
+def _series(curves: dict, name: str) -> None:
+    if not isinstance(curves, dict) or not curves:
+        raise ValueError(f"{name} must be a non-empty dict of label -> arrays")
+
+
+def reliability_diagram(curves: dict, *, bins: int = 10, xlabel: str = "predicted probability"):
+    """Observed frequency against mean predicted probability per bin, and the items per bin.
+
+    Parameters
+    ----------
+    curves : dict of str -> (observed, predicted, counts)
+        One entry per model, e.g. from :func:`clfmetrics.reliability.reliability_curve`:
+        the observed frequency of the event, the mean predicted probability and the
+        number of items in each non-empty bin.
+    bins : int
+        Number of bins the curves were computed with (sets the width of the count bars).
+    xlabel : str
+        What the probability is of (e.g. "confidence: largest class probability").
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Top panel: the curves and the diagonal of perfect calibration (points above it
+        are under-confident, below it over-confident). Bottom panel: the count of each
+        bin as a bar at the bin's mean predicted probability, labelled with its number.
+    """
+    _series(curves, "curves")
+    fig, (top, bottom) = plt.subplots(
+        2, 1, figsize=(5.2, 5.4), sharex=True, height_ratios=(3, 1.3), layout="constrained"
+    )
+    top.plot([0, 1], [0, 1], color="grey", lw=1, linestyle=":", label="perfectly calibrated")
+    width = 0.8 / bins / len(curves)
+    for k, (name, (observed, predicted, counts)) in enumerate(curves.items()):
+        observed, predicted = np.asarray(observed, float), np.asarray(predicted, float)
+        counts = np.asarray(counts)
+        if not observed.shape == predicted.shape == counts.shape:
+            raise ValueError(f"observed, predicted and counts of {name!r} differ in shape")
+        style = _style(k)
+        top.plot(predicted, observed, lw=1.5, ms=5, label=name, **style)
+        x = predicted + (k - (len(curves) - 1) / 2) * width
+        bars = bottom.bar(x, counts, width=width, color=style["color"], label=name)
+        if len(curves) == 1:
+            bottom.bar_label(bars, fontsize=7)
+    top.set_ylabel("observed frequency")
+    top.set_xlim(-0.02, 1.02)
+    top.set_ylim(-0.02, 1.02)
+    top.legend(frameon=False, fontsize=8, loc="upper left")
+    bottom.set_xlabel(xlabel)
+    bottom.set_ylabel("items per bin")
+    return fig
+
+
+def ece_against_bins(bins, values: dict, *, ylabel: str = "expected calibration error (ECE)"):
+    """ECE against the number of bins, one line per model and binning strategy.
+
+    Parameters
+    ----------
+    bins : array_like of int
+        The numbers of bins.
+    values : dict of str -> array_like
+        Label -> the ECE at each number of bins.
+    ylabel : str
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    _series(values, "values")
+    b = np.asarray(bins)
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    for k, (name, v) in enumerate(values.items()):
+        v = np.asarray(v, dtype=float)
+        if v.shape != b.shape:
+            raise ValueError(f"values of {name!r} need one number per entry of bins")
+        ax.plot(b, v, lw=1.5, ms=4, label=name, **_style(k))
+    ax.set_xlabel("number of bins")
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(bottom=0)
+    ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return fig
+
+
+def expected_scores(q, values: dict, *, truth: float):
+    """Expected score of reporting probability ``q`` when the true probability is ``truth``.
+
+    Parameters
+    ----------
+    q : array_like of shape (K,)
+        Reported probabilities.
+    values : dict of str -> array_like of shape (K,)
+        Score name -> its expected value at each ``q``.
+    truth : float
+        The true probability, drawn as a vertical guide.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    _series(values, "values")
+    q = np.asarray(q, dtype=float)
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), layout="constrained")
+    for k, (name, v) in enumerate(values.items()):
+        v = np.asarray(v, dtype=float)
+        if v.shape != q.shape:
+            raise ValueError(f"values of {name!r} need one number per entry of q")
+        style = {**_style(k), "marker": None}
+        ax.plot(q, v, lw=2, label=name, **style)
+    ax.axvline(truth, color="grey", lw=1, linestyle=":")
+    ax.annotate(
+        f"honest report q = {truth:g}",
+        (truth, 0.97),
+        xycoords=("data", "axes fraction"),
+        fontsize=8,
+        ha="left",
+        va="top",
+        xytext=(3, 0),
+        textcoords="offset points",
+    )
+    ax.set_xlabel("reported probability q of the positive class")
+    ax.set_ylabel("expected score")
+    ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return fig
