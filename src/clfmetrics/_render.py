@@ -26,6 +26,11 @@ class Section:
     notes: list[str] = field(default_factory=list)
 
 
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """'1 item', '2 items': a count with its noun in the right number."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def num(x, digits: int = 3) -> str:
     """A number for a table cell; NaN prints as 'undefined'."""
     return "undefined" if x != x else f"{x:.{digits}f}"

@@ -1,34 +1,58 @@
 """The command line: ``python -m clfmetrics report FILE.csv --truth COL --pred COL [--pred COL]``.
 
 One ``--pred`` column prints :func:`clfmetrics.reporting.report`, two print
-:func:`clfmetrics.comparison.compare`; ``--json`` prints the JSON rendering instead of
-text. Problems with the input (a missing file or column, an empty file, an
-empty cell, a single class) print one line to stderr and exit with status 2.
+:func:`clfmetrics.comparison.compare`; ``--json`` prints the JSON rendering
+instead of text.
+
+Options
+-------
+``--labels L [L ...]``
+    Every class of the task, in the order of the matrix (default: the sorted
+    labels that occur). Needed when a class is missing from the file.
+``--na error|drop|keep``
+    What a missing value is (empty, ``NA``, ``NaN``, ``null``, ... as pandas
+    reads them, in any case). ``error`` (default): refused, naming the lines.
+    ``drop``: rows with a missing value in a column used are skipped, and a
+    note on stderr names them. ``keep``: the tokens are labels like any other.
+``--level``, ``--size``, ``--seed``
+    Interval level, number of resamples, random seed.
+
+Label columns in which every value is a number are integer labels: they sort
+as numbers (1, 2, 10) and ``1`` matches ``1.0``. Problems with the input (a
+missing file or column, an empty file, a missing value, a single class, a
+label outside ``--labels``, a bad option) print one line to stderr, naming the
+file's own line numbers, and exit with status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import sys
 
+from ._csvinput import NA_CHOICES, InputError, lines_text, read_columns
+from ._render import count
 from .comparison import compare
 from .reporting import report
+
+__all__ = ["InputError", "run"]
 
 USAGE_ERROR = 2
 
 
-class InputError(Exception):
-    """A problem with the user's file or arguments, reported in one line."""
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (and status 2), like every other input error."""
+
+    def error(self, message):
+        raise InputError(message)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m clfmetrics",
         description="Evaluate predictions stored in a CSV file, with bootstrap intervals.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     rep = sub.add_parser(
         "report",
         help="report one system (one --pred) or compare two (two --pred)",
@@ -39,6 +63,19 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--pred", required=True, action="append", help="column of predictions (once or twice)"
     )
+    rep.add_argument(
+        "--labels",
+        nargs="+",
+        metavar="LABEL",
+        help="every class of the task, in matrix order (default: the sorted labels found)",
+    )
+    rep.add_argument(
+        "--na",
+        choices=NA_CHOICES,
+        default="error",
+        help="missing values (empty, NA, NaN, null...): refuse (default), drop their rows, "
+        "or keep them as labels",
+    )
     rep.add_argument("--json", action="store_true", help="print JSON instead of text")
     rep.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
     rep.add_argument("--size", type=int, default=10_000, help="resamples (default 10000)")
@@ -46,55 +83,37 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def read_columns(path: str, names: list[str]) -> dict[str, list[str]]:
-    """The named columns of a CSV file with a header row, as lists of strings."""
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as handle:
-            rows = list(csv.reader(handle))
-    except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise InputError(f"{path} is a directory, not a CSV file") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as err:
-        raise InputError(f"cannot read {path}: {err}") from None
-    rows = [r for r in rows if any(cell.strip() for cell in r)]
-    if not rows:
-        raise InputError(f"{path} is empty: expected a header row and one row per item")
-    header, body = [h.strip() for h in rows[0]], rows[1:]
-    missing = [n for n in names if n not in header]
-    if missing:
-        raise InputError(f"{path} has no column {missing[0]!r}; its columns are {header}")
-    if not body:
-        raise InputError(f"{path} has a header but no rows: there is nothing to evaluate")
-    out = {}
-    for name in names:
-        k = header.index(name)
-        column = [row[k].strip() if k < len(row) else "" for row in body]
-        if "" in column:
-            line = column.index("") + 2  # 1-based, after the header
-            raise InputError(f"{path}, line {line}: empty value in column {name!r}")
-        out[name] = column
-    return out
+def _evaluate(args):
+    if len(args.pred) > 2:
+        raise InputError(f"give one --pred (report) or two (compare); got {len(args.pred)}")
+    if len(set(args.pred)) != len(args.pred):
+        raise InputError(f"the two --pred columns are the same: {args.pred[0]!r}")
+    cols = read_columns(args.file, [args.truth, *args.pred], na=args.na, given=args.labels)
+    if cols.dropped.size:
+        print(
+            f"clfmetrics: note: --na drop skipped {count(cols.dropped.size, 'row')} with a "
+            f"missing value ({lines_text(cols.dropped)}); {count(cols.lines.size, 'row')} remain",
+            file=sys.stderr,
+        )
+    truth = cols.labels[args.truth]
+    options = {"labels": cols.classes, "level": args.level, "size": args.size, "rng": args.seed}
+    if len(args.pred) == 1:
+        return report(truth, cols.labels[args.pred[0]], **options)
+    a, b = args.pred
+    return compare(truth, cols.labels[a], cols.labels[b], names=(a, b), **options)
 
 
 def run(argv=None) -> int:
     """Parse ``argv``, print the report or the comparison, return the exit status."""
-    args = _parser().parse_args(argv)
     try:
-        if len(args.pred) > 2:
-            raise InputError(f"give one --pred (report) or two (compare); got {len(args.pred)}")
-        if len(set(args.pred)) != len(args.pred):
-            raise InputError(f"the two --pred columns are the same: {args.pred[0]!r}")
-        cols = read_columns(args.file, [args.truth, *args.pred])
-        options = {"level": args.level, "size": args.size, "rng": args.seed}
-        if len(args.pred) == 1:
-            result = report(cols[args.truth], cols[args.pred[0]], **options)
-        else:
-            a, b = args.pred
-            result = compare(cols[args.truth], cols[a], cols[b], names=(a, b), **options)
+        args = _parser().parse_args(argv)
+        result = _evaluate(args)
     except (InputError, ValueError) as err:
-        print(f"clfmetrics: error: {err}", file=sys.stderr)
+        message = " ".join(str(err).split())  # one line, whatever the message holds
+        print(f"clfmetrics: error: {message}", file=sys.stderr)
         return USAGE_ERROR
+    except SystemExit as done:  # --help
+        return done.code
     try:
         print(result.to_json() if args.json else result)
     except BrokenPipeError:  # e.g. piped into head: stop quietly, as other tools do
