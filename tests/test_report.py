@@ -51,7 +51,7 @@ def test_report_renders_three_ways(tweets_report):
     assert "Evaluation report" in text and "Suggested reporting" in text
     assert f"{cm.accuracy(TWEETS):.3f}" in text
     html = tweets_report._repr_html_()
-    assert html.count("<table>") == 5 and "neutral" in html
+    assert html.count("<table>") == 6 and "neutral" in html
     data = json.loads(tweets_report.to_json())
     assert data["metrics"]["macro_f1"]["estimate"] == pytest.approx(cm.macro_f1(TWEETS))
     assert data["per_class"]["neutral"]["recall"] == pytest.approx(0.85)
@@ -137,3 +137,85 @@ def test_bad_input():
         cm.compare([0, 1], [0, 1], [1, 0], names=("A", "A"))
     with pytest.raises(ValueError, match="differ in length"):
         cm.compare([0, 1], [0, 1], [1, 0, 1])
+
+
+# ---------------------------------------------------------------------------
+# Issue 19, item 5: the matrix first, grammar, compare's warnings and disagreements
+# ---------------------------------------------------------------------------
+
+
+def test_the_confusion_matrix_comes_first_in_the_books_orientation(tweets_report):
+    text = str(tweets_report).splitlines()
+    assert text[3].startswith("Confusion matrix (rows = predicted, columns = true")
+    # row "neutral": predicted neutral, true negative / neutral / positive, then the row total
+    assert text[5].split() == [
+        "predicted",
+        "\\",
+        "true",
+        "negative",
+        "neutral",
+        "positive",
+        "total",
+    ]
+    assert text[7].split() == ["neutral", "35", "170", "40", "245"]
+    assert text[9].split() == ["total", "100", "200", "100", "400"]
+    html = tweets_report._repr_html_()
+    first = html.index("<table>")
+    assert html.index("Confusion matrix") < first < html.index("Metrics")
+    assert "<td>neutral</td><td>35</td><td>170</td><td>40</td><td>245</td>" in html
+    data = tweets_report.to_dict()
+    assert list(data)[:4] == ["n_items", "labels", "matrix", "matrix_orientation"]
+    assert data["matrix"][1] == [35, 170, 40] and "rows = predicted" in data["matrix_orientation"]
+
+
+def test_counts_of_one_are_singular():
+    r = cm.report([0], [0], labels=[0, 1], size=1, rng=0)
+    text = str(r)
+    assert "On 1 test item (2 classes)" in text and "1 items" not in text
+    assert "(1 item, 95% percentile bootstrap, 1 resample)" in text
+    assert repr(r).startswith("<Report: 1 item, 2 classes")
+    assert "class 0 has only 1 item:" in " ".join(r.warnings)
+    c = cm.compare([0, 1], [0, 0], [1, 1], size=1, rng=0)
+    assert "A alone right on 1 item, B alone on 1 item" in str(c)
+
+
+def test_compare_shows_the_reports_class_warnings():
+    y = ["a"] * 100 + ["b"] * 8
+    a = ["a"] * 100 + ["b"] * 8
+    b = ["a"] * 108  # b never predicted by B
+    c = cm.compare(y, a, b, names=("new", "old"), size=200, rng=0)
+    assert c.warnings == [
+        "class b has only 8 items: its recall moves in steps of 1/8, so the macro metrics' "
+        "intervals are wide",
+        "class b is never predicted by old: its precision is undefined (0/0, counted as 0 in "
+        "the macro averages)",
+    ]
+    assert "Warnings" in str(c) and "never predicted by old" in str(c)
+    assert c.to_dict()["warnings"] == c.warnings
+
+
+def _borderline(seed=2, n=60):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    a = np.where(rng.random(n) < 0.85, y, 1 - y)
+    b = np.where(rng.random(n) < 0.72, y, 1 - y)
+    return cm.compare(y, a, b, size=2000, rng=0)
+
+
+def test_compare_notes_where_test_and_interval_disagree():
+    c = _borderline()
+    found = {(d["metric"], d["test"]) for d in c.disagreements()}
+    assert ("macro_f1", "permutation") in found
+    for name, iv in c.differences.items():
+        excludes = iv.low > 0 or iv.high < 0
+        disagree = excludes != (c.pvalues[name] < 0.05) and name != "delta_f1"
+        assert ((name, "permutation") in found) == disagree
+    mcnemar_disagrees = (c.differences["accuracy"].low > 0) != (c.mcnemar.pvalue < 0.05)
+    assert (("accuracy", "McNemar") in found) == mcnemar_disagrees
+    assert "Test and interval disagree at the 95% level for: " in str(c)
+    assert "macro_f1 (interval excludes 0, permutation p = " in " ".join(str(c).split())
+    assert c.to_dict()["test_interval_disagreements"] == c.disagreements()
+    # where they agree, nothing is said
+    y, a, _ = _two_systems()
+    agreeing = cm.compare(y, a, a, size=300, rng=0)
+    assert agreeing.disagreements() == [] and "disagree at" not in str(agreeing)

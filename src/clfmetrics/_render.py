@@ -79,6 +79,21 @@ def as_html(sections: list[Section], heading: str) -> str:
     return "".join(out)
 
 
+def matrix_section(matrix, labels, title: str = "Confusion matrix") -> Section:
+    """The count matrix as a table in the book's orientation: rows predicted, columns true."""
+    names = [str(lab) for lab in labels]
+    rows = [
+        [name, *(str(int(c)) for c in row), str(int(row.sum()))]
+        for name, row in zip(names, matrix, strict=True)
+    ]
+    rows.append(["total", *(str(int(c)) for c in matrix.sum(axis=0)), str(int(matrix.sum()))])
+    return Section(
+        f"{title} (rows = predicted, columns = true; scikit-learn's is the transpose)",
+        ["predicted \\ true", *names, "total"],
+        rows,
+    )
+
+
 def plain_labels(labels) -> list[str]:
     """Class labels as strings, for JSON keys and table cells."""
     return [str(label) for label in labels]

@@ -1,6 +1,7 @@
 """A report on one classifier's predictions that explains itself.
 
-:func:`report` gives every metric of ``clfmetrics.METRICS`` with a bootstrap
+:func:`report` gives the confusion matrix (rows = predicted, columns = true),
+every metric of ``clfmetrics.METRICS`` with a bootstrap
 interval, the class-wise precision, recall and F1 next to each class's bias
 and prevalence, both macro F1s and their gap, chance baselines,
 prevalence-calibrated scores, warnings, and a suggested reporting paragraph.
@@ -19,7 +20,17 @@ import numpy as np
 
 from . import _resample as rs
 from ._intervals import registry
-from ._render import Rendered, Section, interval_dict, interval_text, num, plain_labels
+from ._render import (
+    Rendered,
+    Section,
+    count,
+    interval_dict,
+    interval_text,
+    matrix_section,
+    num,
+    plain_labels,
+)
+from ._warnings import class_warnings
 from .averages import delta_f1, f1_of_averages, macro_f1
 from .classwise import bias, f1, precision, prevalence, recall
 from .scaling import prevalence_calibrate
@@ -29,8 +40,6 @@ __all__ = ["Report", "report"]
 
 #: A gap between the two macro F1s at least this large is explained in the report.
 DELTA_MATERIAL = 0.01
-#: A class with fewer true items than this is flagged as tiny.
-TINY_CLASS = 30
 #: Largest over smallest prevalence from which accuracy and macro recall are flagged.
 IMBALANCE = 3.0
 #: Bias differing from prevalence by more than this share counts as over- or under-predicting.
@@ -104,23 +113,8 @@ class Report(Rendered):
         }
 
     def _warnings(self) -> list[str]:
-        pc, out = self.per_class, []
-        for k, lab in enumerate(self.labels):
-            if pc["support"][k] == 0:
-                out.append(
-                    f"class {lab!s} never occurs in y_true: its recall is undefined (0/0, "
-                    "counted as 0 in the macro averages), and prevalence calibration is undefined"
-                )
-            elif pc["predicted"][k] == 0:
-                out.append(
-                    f"class {lab!s} is never predicted: its precision is undefined (0/0, "
-                    "counted as 0 in the macro averages)"
-                )
-            if 0 < pc["support"][k] < TINY_CLASS:
-                out.append(
-                    f"class {lab!s} has only {int(pc['support'][k])} items: its recall moves in "
-                    f"steps of 1/{int(pc['support'][k])}, so the macro metrics' intervals are wide"
-                )
+        pc = self.per_class
+        out = class_warnings(self.matrix, self.labels)
         out += self._undefined_metrics()
         prev = pc["prevalence"][pc["support"] > 0]
         if prev.size >= 2 and prev.max() / prev.min() >= IMBALANCE:
@@ -135,7 +129,7 @@ class Report(Rendered):
     def __repr__(self) -> str:
         acc = self.intervals["accuracy"]
         return (
-            f"<Report: {self.n_items} items, {len(self.labels)} classes, "
+            f"<Report: {count(self.n_items, 'item')}, {len(self.labels)} classes, "
             f"accuracy {interval_text(acc)}; print() it for the whole report>"
         )
 
@@ -183,7 +177,7 @@ class Report(Rendered):
         )
         n = len(self.labels)
         return (
-            f"On {self.n_items} test items ({n} classes), accuracy is "
+            f"On {count(self.n_items, 'test item')} ({n} classes), accuracy is "
             f"{interval_text(iv['accuracy'])} and macro recall {interval_text(iv['macro_recall'])} "
             f"(chance: {1 / n:.3f} for macro recall; "
             f"{self.baselines['majority class']['accuracy']:.3f} accuracy for always "
@@ -191,8 +185,8 @@ class Report(Rendered):
             f"(scikit-learn's average='macro'), is {interval_text(iv['macro_f1'])}; "
             f"the F1 of macro precision and macro recall is {iv['f1_of_averages'].estimate:.3f}. "
             f"Class-wise recalls: {recalls}. Intervals: {self.level:.0%} percentile bootstrap "
-            f"over {self.size} resamples of the test items. Undefined precisions and recalls "
-            "(0/0) count as 0. Computed with clfmetrics (rows = predictions, columns = "
+            f"over {count(self.size, 'resample')} of the test items. Undefined precisions and "
+            "recalls (0/0) count as 0. Computed with clfmetrics (rows = predictions, columns = "
             "reference)."
         )
 
@@ -202,6 +196,8 @@ class Report(Rendered):
             "n_items": self.n_items,
             "labels": plain_labels(self.labels),
             "matrix": self.matrix.tolist(),
+            "matrix_orientation": "rows = predicted, columns = true (matrix[i][j]: predicted "
+            "labels[i], true labels[j])",
             "level": self.level,
             "size": self.size,
             "metrics": {k: interval_dict(v) for k, v in self.intervals.items()},
@@ -239,8 +235,10 @@ class Report(Rendered):
         names = list(self.baselines)
         base_rows = [[k, *(num(self.baselines[b][k]) for b in names)] for k in _BASELINES]
         return [
+            matrix_section(self.matrix, self.labels),
             Section(
-                f"Metrics ({self.n_items} items, {lv} percentile bootstrap, {self.size} resamples)",
+                f"Metrics ({count(self.n_items, 'item')}, {lv} percentile bootstrap, "
+                f"{count(self.size, 'resample')})",
                 ["metric", "estimate", "low", "high"],
                 metric_rows,
             ),
