@@ -219,3 +219,78 @@ def test_compare_notes_where_test_and_interval_disagree():
     y, a, _ = _two_systems()
     agreeing = cm.compare(y, a, a, size=300, rng=0)
     assert agreeing.disagreements() == [] and "disagree at" not in str(agreeing)
+
+
+# ---------------------------------------------------------------------------
+# Issue 18: exact intervals where the bootstrap fails, Holm across compare's metrics
+# ---------------------------------------------------------------------------
+
+
+def _scipy_exact(k, n, level=0.95):
+    from scipy.stats import binomtest
+
+    ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
+    return ci.low, ci.high
+
+
+def test_zero_width_intervals_warn_and_give_the_exact_interval():
+    """240 perfect predictions: the bootstrap says 1.000 [1.000, 1.000], exact is [0.985, 1]."""
+    y = [0] * 200 + [1] * 40
+    r = cm.report(y, y, size=300, rng=0)
+    assert r.intervals["accuracy"].low == r.intervals["accuracy"].high == 1.0
+    acc = r.exact["accuracy"]
+    assert (acc["low"], acc["high"]) == pytest.approx(_scipy_exact(240, 240), abs=1e-9)
+    assert round(acc["low"], 3) == 0.985 and acc["successes"] == acc["trials"] == 240
+    for lab, n in [(0, 200), (1, 40)]:
+        e = r.exact["recall"][lab]
+        assert (e["low"], e["high"]) == pytest.approx(_scipy_exact(n, n), abs=1e-9)
+    zero = [w for w in r.warnings if w.startswith("zero-width bootstrap intervals")]
+    assert len(zero) == 1 and "1.000 [0.985, 1.000]" in zero[0]
+    text = str(r)
+    assert "Exact intervals (95% Clopper-Pearson)" in text and "240 / 240" in text
+    assert "accuracy is 1.000 (exact Clopper-Pearson interval [0.985, 1.000]" in " ".join(
+        text.split()
+    )
+    data = json.loads(r.to_json())
+    assert data["exact_intervals"]["accuracy"]["low"] == pytest.approx(acc["low"])
+
+
+def test_a_class_under_ten_items_gets_the_exact_interval_of_its_recall():
+    m = np.array([[150, 1, 0], [3, 5, 0], [0, 1, 60]])  # class 1 has 7 items, 5 found
+    r = cm.report(*cm.to_labels(m, ["a", "b", "c"]), level=0.9, size=300, rng=0)
+    e = r.exact["recall"]["b"]
+    assert e["estimate"] == pytest.approx(5 / 7)
+    assert (e["low"], e["high"]) == pytest.approx(_scipy_exact(5, 7, 0.9), abs=1e-9)
+    acc = r.exact["accuracy"]
+    assert (acc["low"], acc["high"]) == pytest.approx(_scipy_exact(215, 220, 0.9), abs=1e-9)
+    tiny = [w for w in r.warnings if "fewer than 10 items" in w]
+    assert tiny == [
+        "class b has fewer than 10 items (7): its bootstrap interval is unreliable; the exact "
+        f"(Clopper-Pearson) interval of its recall is 0.714 [{e['low']:.3f}, {e['high']:.3f}]"
+    ]
+    assert "recall of b" in str(r) and "Exact intervals (90% Clopper-Pearson)" in str(r)
+
+
+def test_no_exact_section_when_the_bootstrap_is_fine(tweets_report):
+    assert "Exact intervals" not in str(tweets_report)
+    assert tweets_report.to_dict()["exact_intervals"]["recall"]["neutral"]["trials"] == 200
+
+
+def test_compare_adjusts_its_p_values_with_holm_over_the_score_metrics():
+    c = _borderline()
+    family = [k for k in cm.METRICS if k != "delta_f1"]
+    assert list(c.pvalues_holm) == family
+    # Holm (1979) step by step, in plain Python: the i-th smallest p times (m - i), running max
+    raw = sorted((c.pvalues[k], k) for k in family)
+    running, expected = 0.0, {}
+    for i, (p, k) in enumerate(raw):
+        running = max(running, min(1.0, (len(raw) - i) * p))
+        expected[k] = running
+    assert c.pvalues_holm == pytest.approx(expected)
+    assert all(c.pvalues_holm[k] >= c.pvalues[k] for k in family)
+    data = c.to_dict()
+    assert data["metrics"]["macro_f1"]["p_value_holm"] == c.pvalues_holm["macro_f1"]
+    assert data["metrics"]["delta_f1"]["p_value_holm"] is None
+    assert "except delta_f1" in data["holm_family"]
+    text = " ".join(str(c).split())
+    assert "p Holm" in text and "over the family of the 13 metrics that are scores" in text

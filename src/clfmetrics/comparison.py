@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _resample as rs
+from ._binomial import holm
 from ._intervals import registry
 from ._render import (
     Rendered,
@@ -54,6 +55,11 @@ class Comparison(Rendered):
         self.differences = paired_intervals(metrics, rows, counts, n, level, size, rng)
         #: Permutation (swap) test p-value for every metric.
         self.pvalues = permutation_pvalues(metrics, rows, counts, n, size, rng)
+        family = [k for k in self.pvalues if k not in NOT_A_SCORE]
+        #: Holm-adjusted permutation p-values over the metrics that are scores (the family).
+        self.pvalues_holm = dict(
+            zip(family, holm([self.pvalues[k] for k in family]).tolist(), strict=True)
+        )
         self.mcnemar = mcnemar_of_patterns(rows, counts)
         # The report's class warnings, for both systems; those of the truth once.
         both = class_warnings(m_a, self.labels, names[0]) + class_warnings(m_b, labels, names[1])
@@ -125,8 +131,12 @@ class Comparison(Rendered):
     def _notes(self) -> list[str]:
         verdicts = set(self.verdicts().values()) - {"undecided", "n/a"}
         notes = [
-            "Both systems are resampled on the same items (paired); p-values are per metric and "
-            "not corrected for testing many metrics: choose the metric before comparing.",
+            "Both systems are resampled on the same items (paired). Column p is each metric's "
+            "permutation p-value, uncorrected: choose the metric before comparing. Column "
+            f"'p Holm' adjusts them (Holm 1979) over the family of the {len(self.pvalues_holm)} "
+            "metrics that are scores (every row but delta_f1; McNemar's test is not in it), so "
+            "rejecting where it is below 1 - level keeps the chance of any false finding among "
+            "them at most 1 - level.",
             f"McNemar's exact test on accuracy: {self.names[0]} alone right on "
             f"{count(self.mcnemar.a_only, 'item')}, {self.names[1]} alone on "
             f"{count(self.mcnemar.b_only, 'item')}, "
@@ -149,6 +159,7 @@ class Comparison(Rendered):
                     self.names[1]: self.scores[k][1],
                     "difference": interval_dict(self.differences[k]),
                     "p_value": self.pvalues[k],
+                    "p_value_holm": self.pvalues_holm.get(k),
                     "favours": self.verdicts()[k],
                 }
                 for k in self.scores
@@ -159,6 +170,8 @@ class Comparison(Rendered):
                 "a_only": self.mcnemar.a_only,
                 "b_only": self.mcnemar.b_only,
             },
+            "holm_family": "the permutation p-values of every metric in 'metrics' except "
+            "delta_f1 (not a score); McNemar's test is not in the family",
             "warnings": list(self.warnings),
             "test_interval_disagreements": self.disagreements(),
         }
@@ -175,6 +188,7 @@ class Comparison(Rendered):
                 num(iv.low),
                 num(iv.high),
                 pvalue(self.pvalues[k]),
+                pvalue(self.pvalues_holm[k]) if k in self.pvalues_holm else "",
                 verdicts[k],
             ]
             for (k, (sa, sb)), iv in zip(
@@ -185,7 +199,7 @@ class Comparison(Rendered):
             Section(
                 f"{count(self.n_items, 'item')}, {self.level:.0%} paired percentile intervals "
                 f"of {a} - {b}, {count(self.size, 'resample')} and as many permutations",
-                ["metric", a, b, "difference", "low", "high", "p", "favours"],
+                ["metric", a, b, "difference", "low", "high", "p", "p Holm", "favours"],
                 rows,
             ),
             Section("Notes", notes=self._notes()),

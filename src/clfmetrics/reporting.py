@@ -30,7 +30,14 @@ from ._render import (
     num,
     plain_labels,
 )
-from ._warnings import class_warnings
+from ._report_scores import ScoreSummary, check_scores
+from ._warnings import (
+    class_warnings,
+    exact_intervals,
+    exact_section,
+    exact_warnings,
+    needs_exact,
+)
 from .averages import delta_f1, f1_of_averages, macro_f1
 from .classwise import bias, f1, precision, prevalence, recall
 from .scaling import prevalence_calibrate
@@ -53,12 +60,12 @@ class Report(Rendered):
 
     _heading = "Evaluation report"
 
-    def __init__(self, matrix, labels, level, size, rng):
+    def __init__(self, matrix, labels, level, size, rng, scores=None):
         self.matrix = matrix.astype(np.int64)
         self.labels = list(labels)
         self.level, self.size = level, size
         self.n_items = int(matrix.sum())
-        stack = resample_matrix(matrix, size, np.random.default_rng(rng))
+        stack = resample_matrix(matrix, size, rng)
         metrics = registry()
         #: Every metric of METRICS with its percentile interval, by name.
         self.intervals = {
@@ -94,6 +101,12 @@ class Report(Rendered):
         self.calibrated = (
             {} if cal is None else {name: float(metrics[name](cal)) for name in _CALIBRATED}
         )
+        #: What the report says about scores (None without scores=): see _report_scores.
+        self.scores = (
+            None if scores is None else ScoreSummary(*scores, self.labels, level, size, rng)
+        )
+        #: Clopper-Pearson intervals of accuracy and of each class's recall.
+        self.exact = exact_intervals(self.matrix, self.labels, level)
         self.warnings = self._warnings()
 
     @staticmethod
@@ -115,6 +128,7 @@ class Report(Rendered):
     def _warnings(self) -> list[str]:
         pc = self.per_class
         out = class_warnings(self.matrix, self.labels)
+        out += exact_warnings(self.intervals, self.matrix, self.labels, self.exact)
         out += self._undefined_metrics()
         prev = pc["prevalence"][pc["support"] > 0]
         if prev.size >= 2 and prev.max() / prev.min() >= IMBALANCE:
@@ -176,9 +190,15 @@ class Report(Rendered):
             for lab, r in zip(self.labels, self.per_class["recall"], strict=True)
         )
         n = len(self.labels)
+        acc, exact = interval_text(iv["accuracy"]), self.exact["accuracy"]
+        if iv["accuracy"].high == iv["accuracy"].low:
+            acc = (
+                f"{exact['estimate']:.3f} (exact Clopper-Pearson interval [{exact['low']:.3f}, "
+                f"{exact['high']:.3f}]; the bootstrap interval has zero width)"
+            )
         return (
             f"On {count(self.n_items, 'test item')} ({n} classes), accuracy is "
-            f"{interval_text(iv['accuracy'])} and macro recall {interval_text(iv['macro_recall'])} "
+            f"{acc} and macro recall {interval_text(iv['macro_recall'])} "
             f"(chance: {1 / n:.3f} for macro recall; "
             f"{self.baselines['majority class']['accuracy']:.3f} accuracy for always "
             f"predicting the majority class). Macro F1, the mean of class-wise F1 "
@@ -210,6 +230,12 @@ class Report(Rendered):
             "under_predicted": plain_labels(self.under_predicted),
             "baselines": self.baselines,
             "prevalence_calibrated": self.calibrated,
+            "exact_intervals": {
+                "method": "Clopper-Pearson (exact binomial)",
+                "accuracy": self.exact["accuracy"],
+                "recall": {str(k): v for k, v in self.exact["recall"].items()},
+            },
+            "scores": None if self.scores is None else self.scores.to_dict(),
             "warnings": list(self.warnings),
             "reporting_block": self.reporting_block(),
         }
@@ -264,20 +290,38 @@ class Report(Rendered):
                 [[k, num(v)] for k, v in self.calibrated.items()],
                 [] if self.calibrated else ["undefined: a class never occurs in y_true"],
             ),
+            *(
+                exact_section(self.exact, self.level)
+                if needs_exact(self.intervals, self.matrix)
+                else []
+            ),
+            *([] if self.scores is None else self.scores.sections()),
             Section("Warnings", notes=self.warnings or ["none"]),
             Section("Suggested reporting", notes=[self.reporting_block()]),
         ]
 
 
-def report(y_true, y_pred, *, labels=None, level=0.95, size=10_000, rng=None) -> Report:
+def report(
+    y_true, y_pred, *, scores=None, labels=None, pos_label=None, level=0.95, size=10_000, rng=None
+) -> Report:
     """Every metric with its interval, and what a reader needs to interpret them.
 
     Parameters
     ----------
     y_true, y_pred : sequence of hashable labels, equal length
         Reference labels and predictions.
+    scores : array_like, shape (N,) or (N, n), optional
+        The scores behind the predictions. 1-d: binary, the score of the
+        positive class (any real score for the ranking; probabilities for the
+        rest). ``(N, n)``: a probability matrix, column ``k`` for ``labels[k]``.
+        Adds ROC AUC and average precision with their intervals (one class
+        against the rest per column), and for probabilities the Brier score, the
+        log loss, the expected calibration error (10 equal-width bins; top-label
+        confidence for a matrix) and a reliability table.
     labels : sequence, optional
         The classes, in the order of the matrix (default: sorted union of the labels).
+    pos_label : label, optional
+        For 1-d scores: the class they score (default: the second class of ``labels``).
     level : float, default 0.95
         Nominal coverage of the bootstrap intervals.
     size : int, default 10_000
@@ -289,7 +333,10 @@ def report(y_true, y_pred, *, labels=None, level=0.95, size=10_000, rng=None) ->
     Report
         ``intervals`` (every metric of ``METRICS``), ``per_class``, ``macro_f1s``,
         ``over_predicted`` / ``under_predicted``, ``baselines``, ``calibrated``,
-        ``warnings``; ``str()``, HTML in Jupyter, ``to_dict()`` and ``to_json()``.
+        ``exact`` (Clopper-Pearson intervals of accuracy and of each recall, shown
+        when a bootstrap interval has zero width or a class has fewer than 10
+        items), ``scores``, ``warnings``; ``str()``, HTML in Jupyter, ``to_dict()``
+        and ``to_json()``.
 
     Examples
     --------
@@ -300,4 +347,11 @@ def report(y_true, y_pred, *, labels=None, level=0.95, size=10_000, rng=None) ->
     level, size = rs.check_level(level), rs.check_size(size)
     codes, n, labels = rs.joint_codes(y_true, [y_pred], labels)
     matrix = np.bincount(codes[1] * n + codes[0], minlength=n * n).reshape(n, n)
-    return Report(matrix.astype(np.float64), labels, level, size, rng)
+    if scores is None:
+        if pos_label is not None:
+            raise ValueError("pos_label names the class that scores score; no scores= given")
+        checked = None
+    else:
+        checked = (codes[0], *check_scores(scores, codes.shape[1], labels, pos_label))
+    rng = np.random.default_rng(rng)
+    return Report(matrix.astype(np.float64), labels, level, size, rng, checked)

@@ -1,0 +1,206 @@
+"""The report's part on scores: ranking quality and the probabilities themselves.
+
+Given scores next to the predictions, :func:`clfmetrics.report` adds, from this
+module: ROC AUC and average precision with their bootstrap intervals (for
+binary scores, and one class against the rest for each column of a
+probability matrix), the Brier score and the log loss with the same scores of
+a constant forecast of the class mix, the expected calibration error and a
+reliability table. Binary scores outside [0, 1] are not probabilities: only
+the ranking part is given for them.
+
+Convention: column ``k`` of an ``(N, n)`` matrix belongs to ``labels[k]``; a
+1-d score is the score of the positive class.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._checks import reject_masked
+from ._render import Section, count, interval_dict, num
+from .reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
+
+#: Equal-width bins of the reliability table and the ECE.
+BINS = 10
+
+
+def check_scores(scores, n_items: int, labels: list, pos_label):
+    """``scores`` as floats ``(N,)`` or ``(N, n)``, and the index of the positive class.
+
+    The positive class of 1-d scores is ``pos_label``, by default the second
+    class of ``labels`` (the greater of two sorted labels, as in scikit-learn).
+    """
+    reject_masked(scores, "scores")
+    try:
+        arr = np.asarray(scores)
+    except ValueError as err:
+        raise ValueError(f"scores is not a rectangular array of numbers: {err}") from None
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"scores must hold numbers; got dtype {arr.dtype}")
+    arr = arr.astype(np.float64)
+    n = len(labels)
+    if arr.ndim not in (1, 2) or len(arr) != n_items or (arr.ndim == 2 and arr.shape[1] != n):
+        raise ValueError(
+            f"scores must have shape ({n_items},) (binary: the positive class's score) or "
+            f"({n_items}, {n}) (one column per class, in the order {labels}); got {arr.shape}"
+        )
+    if not np.isfinite(arr).all():
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        raise ValueError(f"scores has a NaN or infinite value at index {tuple(bad.tolist())}")
+    if arr.ndim == 2:
+        if pos_label is not None:
+            raise ValueError("pos_label applies to 1-d scores; matrix columns follow labels")
+        return arr, None
+    if n != 2:
+        raise ValueError(
+            f"1-d scores need two classes; there are {n} ({labels}): pass an (N, {n}) "
+            "probability matrix instead"
+        )
+    if pos_label is None:
+        return arr, 1
+    if pos_label not in labels:
+        raise ValueError(f"pos_label={pos_label!r} is not one of the classes {labels}")
+    return arr, labels.index(pos_label)
+
+
+class ScoreSummary:
+    """Everything the report says about the scores; built by :func:`summarise`."""
+
+    def __init__(self, truth, scores, labels, pos, level, size, rng):
+        self.labels, self.level = labels, level
+        self.binary = scores.ndim == 1
+        self.positive = labels[pos] if self.binary else None
+        self.probabilities = bool(scores.min() >= 0 and scores.max() <= 1)
+        columns = [(pos, scores)] if self.binary else list(enumerate(scores.T))
+        #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
+        self.ranking = {labels[k]: _ranking(truth == k, s, level, size, rng) for k, s in columns}
+        self.notes: list[str] = []
+        self.proper: dict[str, float] = {}
+        self.reliability = None
+        if not self.probabilities:
+            self.notes.append(
+                "the scores lie outside [0, 1], so they are not probabilities: Brier score, "
+                "log loss and reliability are left out"
+            )
+            return
+        if self.binary:
+            y, kw = (truth == pos).astype(np.int64), {"pos_label": 1}
+            constant = np.full(len(y), y.mean())
+        else:
+            y, kw = truth, {"labels": list(range(len(labels)))}
+            constant = np.tile(np.bincount(truth, minlength=len(labels)) / len(truth), (len(y), 1))
+        self.proper = {
+            "brier_score": brier_score(y, scores, **kw),
+            "brier_score_of_class_mix": brier_score(y, constant, **kw),
+            "log_loss": log_loss(y, scores, **kw),
+            "log_loss_of_class_mix": log_loss(y, constant, **kw),
+            "expected_calibration_error": expected_calibration_error(y, scores, bins=BINS, **kw),
+        }
+        self.reliability = reliability_curve(y, scores, bins=BINS, **kw)
+
+    def to_dict(self) -> dict:
+        out = {
+            "kind": "binary scores" if self.binary else "probability matrix",
+            "positive_class": None if self.positive is None else str(self.positive),
+            "roc_auc": {str(k): _plain(v[0]) for k, v in self.ranking.items()},
+            "average_precision": {str(k): _plain(v[1]) for k, v in self.ranking.items()},
+            **self.proper,
+            "ece_bins": f"{BINS} equal-width bins on [0, 1]"
+            + ("" if self.binary else ", top-label confidence"),
+            "notes": list(self.notes),
+        }
+        if self.reliability is not None:
+            observed, predicted, counts = self.reliability
+            out["reliability"] = [
+                {"predicted": float(p), "observed": float(o), "items": int(c)}
+                for o, p, c in zip(observed, predicted, counts, strict=True)
+            ]
+        return out
+
+    def sections(self) -> list[Section]:
+        lv = f"{self.level:.0%}"
+        which = (
+            f"scores of class {self.positive}" if self.binary else "each column against the rest"
+        )
+        rows = [[str(lab), *_cells(auc), *_cells(ap)] for lab, (auc, ap) in self.ranking.items()]
+        out = [
+            Section(
+                f"Ranking ({which}; {lv} percentile bootstrap)",
+                ["class", "ROC AUC", "low", "high", "AP", "low", "high"],
+                rows,
+                [
+                    "AP's chance level is the class's prevalence, ROC AUC's is 0.5; "
+                    "undefined where the class is absent or alone",
+                    *self.notes,
+                ],
+            )
+        ]
+        if not self.proper:
+            return out
+        p = self.proper
+        what = "" if self.binary else " (top-label confidence)"
+        out.append(
+            Section(
+                "Probabilities: proper scoring rules and calibration",
+                ["score", "value", "constant class mix"],
+                [
+                    ["Brier score", num(p["brier_score"]), num(p["brier_score_of_class_mix"])],
+                    ["log loss", num(p["log_loss"]), num(p["log_loss_of_class_mix"])],
+                    [
+                        f"ECE, {BINS} equal-width bins{what}",
+                        num(p["expected_calibration_error"]),
+                        "",
+                    ],
+                ],
+                [
+                    "Lower is better. Brier score and log loss are proper scoring rules: they "
+                    "reward honest probabilities, which accuracy does not. The constant class "
+                    "mix is the score of always stating each class's share of the test set. "
+                    "ECE depends on the bins. Calibration here means the probabilities, not "
+                    "the book's prevalence calibration."
+                ],
+            )
+        )
+        observed, predicted, counts = self.reliability
+        out.append(
+            Section(
+                f"Reliability ({BINS} equal-width bins{what}; non-empty bins only)",
+                ["mean stated probability", "observed frequency", "items"],
+                [
+                    [num(pr), num(ob), str(int(c))]
+                    for ob, pr, c in zip(observed, predicted, counts, strict=True)
+                ],
+                [
+                    "Calibrated probabilities have observed frequency = stated probability, "
+                    f"up to the noise of a bin's items (a bin of {count(int(counts.min()), 'item')}"
+                    " moves in big steps)."
+                ],
+            )
+        )
+        return out
+
+
+def _cells(iv) -> list[str]:
+    return ["undefined"] * 3 if iv is None else [num(iv.estimate), num(iv.low), num(iv.high)]
+
+
+def _plain(iv):
+    return None if iv is None else {**interval_dict(iv), "method": iv.method}
+
+
+def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng) -> tuple:
+    """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
+    from .uncertainty import ap_interval, auc_interval
+
+    if is_class.all() or not is_class.any():
+        return None, None
+    y = is_class.astype(np.int64)
+    auc = auc_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
+    ap = ap_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
+    return auc, ap
+
+
+def summarise(truth_codes, scores, labels, pos_label, level, size, rng) -> ScoreSummary:
+    """Checked scores, then the summary. ``truth_codes`` index ``labels``."""
+    arr, pos = check_scores(scores, len(truth_codes), labels, pos_label)
+    return ScoreSummary(truth_codes, arr, labels, pos, level, size, rng)
