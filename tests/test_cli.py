@@ -199,3 +199,123 @@ def test_labels_option(tmp_path, capsys):
 def test_help_exits_0(capsys):
     assert run(["report", "--help"]) == 0
     assert "--labels" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------
+# Issue 18: --scores, --proba, --pos-label
+# ---------------------------------------------------------------------------
+
+
+def _scored_file(tmp_path, n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    logits = rng.normal(0, 1, (n, 3)) + 1.5 * np.eye(3)[y]
+    proba = (np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)).round(6)
+    proba[:, 2] = 1 - proba[:, 0] - proba[:, 1]
+    names = np.array(["cat", "dog", "fox"])
+    path = tmp_path / "scored.csv"
+    rows = ["gold,model,p_cat,p_dog,p_fox,p_bin"] + [
+        f"{names[t]},{names[p.argmax()]},{p[0]:.6f},{p[1]:.6f},{p[2]:.6f},{p[1]:.6f}"
+        for t, p in zip(y, proba, strict=True)
+    ]
+    path.write_text("\n".join(rows) + "\n")
+    return path, names[y], names[proba.argmax(axis=1)], proba
+
+
+def _run_json(path, *argv):
+    base = ["report", str(path), "--truth", "gold", "--pred", "model", "--json"]
+    status = run([*base, *argv, "--size", "200", "--seed", "3"])
+    return status
+
+
+def test_proba_end_to_end_equals_the_library(tmp_path, capsys):
+    path, y, pred, proba = _scored_file(tmp_path)
+    assert _run_json(path, "--proba", "p_cat", "p_dog", "p_fox") == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = cm.report(y, pred, scores=proba, size=200, rng=3).to_dict()
+    assert data["scores"]["log_loss"] == pytest.approx(expected["scores"]["log_loss"])
+    assert data["scores"]["roc_auc"] == pytest.approx(expected["scores"]["roc_auc"])
+    assert data["scores"]["reliability"] == expected["scores"]["reliability"]
+
+
+def test_proba_follows_the_labels_order(tmp_path, capsys):
+    path, y, pred, proba = _scored_file(tmp_path)
+    argv = ["--labels", "fox", "cat", "dog", "--proba", "p_fox", "p_cat", "p_dog"]
+    assert _run_json(path, *argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["labels"] == ["fox", "cat", "dog"]
+    reordered = proba[:, [2, 0, 1]]
+    expected = cm.report(y, pred, labels=["fox", "cat", "dog"], scores=reordered, size=200)
+    assert data["scores"]["brier_score"] == pytest.approx(expected.scores.proper["brier_score"])
+
+
+def test_scores_end_to_end_with_pos_label(tmp_path, capsys):
+    """Binary: keep the dog and cat rows; p_bin is the probability of 'dog'."""
+    path, *_ = _scored_file(tmp_path)
+    lines = path.read_text().splitlines()
+    kept = [lines[0]] + [r for r in lines[1:] if ",fox," not in r and not r.startswith("fox")]
+    path.write_text("\n".join(kept) + "\n")
+    assert _run_json(path, "--scores", "p_bin") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["labels"] == ["cat", "dog"] and data["scores"]["positive_class"] == "dog"
+    cells = [r.split(",") for r in kept[1:]]
+    truth = np.array([c[0] for c in cells])
+    p_dog = np.array([float(c[5]) for c in cells])
+    from sklearn.metrics import roc_auc_score
+
+    assert data["scores"]["roc_auc"]["dog"]["estimate"] == pytest.approx(
+        roc_auc_score(truth == "dog", p_dog)
+    )
+    assert _run_json(path, "--scores", "p_cat", "--pos-label", "cat") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["scores"]["positive_class"] == "cat"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--proba", "p_cat", "p_dog"], "--proba names 2 columns, but there are 3 classes"),
+        (["--proba", "p_cat", "p_dog", "p_nope"], "no column 'p_nope'"),
+        (["--proba", "p_cat", "p_dog", "p_dog"], "sum to"),
+        (["--scores", "p_bin"], "1-d scores need two classes; there are 3"),
+        (["--scores", "p_bin", "--proba", "p_cat"], "not allowed with argument"),
+        (["--pos-label", "cat"], "--pos-label names the class that --scores scores"),
+        (["--scores", "p_bin", "--pos-label", "cow"], "--pos-label cow is not one of"),
+        (["--pred", "p_cat", "--scores", "p_bin"], "go with one --pred"),
+    ],
+)
+def test_bad_score_options(tmp_path, capsys, argv, message):
+    path, *_ = _scored_file(tmp_path, n=30)
+    status = run(["report", str(path), "--truth", "gold", "--pred", "model", *argv])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and message in err
+
+
+def test_proba_columns_named_like_the_classes_in_another_order_are_refused(tmp_path, capsys):
+    content = "gold,model,b,a\na,a,0.2,0.8\nb,b,0.9,0.1\n"
+    err = _fails(tmp_path, capsys, content, "--proba", "b", "a")
+    assert (
+        "named like the classes but listed in another order; list them in the class order: a b"
+        in err
+    )
+
+
+def test_proba_rows_that_do_not_sum_to_one(tmp_path, capsys):
+    rows = "gold,model,pa,pb\na,a,0.8,0.2\n\nb,b,0.3,0.6\n"
+    assert "line 4: the --proba columns sum to 0.9, not 1" in _fails(
+        tmp_path, capsys, rows, "--proba", "pa", "pb"
+    )
+    rounded = "gold,model,pa,pb\na,a,0.667,0.334\nb,b,0.333,0.666\na,b,0.5,0.5\n"
+    data, err = _json(tmp_path, capsys, rounded, "--proba", "pa", "pb")
+    assert "rescaled to sum to 1" in err and data["scores"]["log_loss"] > 0
+
+
+def test_missing_and_bad_scores_name_their_lines(tmp_path, capsys):
+    content = "gold,model,s\na,a,0.1\nb,b,\na,b,NaN\nb,a,0.7\n"
+    err = _fails(tmp_path, capsys, content, "--scores", "s")
+    assert "column 's' has 2 missing values (empty, 'NaN') on lines 3, 4" in err
+    assert "--na keep" not in err
+    data, note = _json(tmp_path, capsys, content, "--scores", "s", "--na", "drop")
+    assert data["n_items"] == 2 and "lines 3, 4" in note
+    err = _fails(tmp_path, capsys, "gold,model,s\na,a,0.1\nb,b,high\n", "--scores", "s")
+    assert "line 3: column 's' holds 'high', not a number" in err

@@ -185,7 +185,8 @@ def _integer_labels(path, columns: dict, lines, given) -> tuple[dict, list] | No
             k = int(np.argmax(bad))
             raise InputError(
                 f"{path}, line {lines[k]}: column {name!r} holds {str(columns[name][k])!r}, "
-                "which is not a class label (a score or probability?); threshold it first"
+                "which is not a class label (a score or probability?); threshold it, and give "
+                "it with --scores (or --proba) next to the predictions"
             )
     every = [*values.values(), *([] if wanted is None else [wanted])]
     if any(np.abs(x).max() >= _EXACT for x in every if x.size) or (

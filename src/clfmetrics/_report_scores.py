@@ -64,9 +64,9 @@ def check_scores(scores, n_items: int, labels: list, pos_label):
 
 
 class ScoreSummary:
-    """Everything the report says about the scores; built by :func:`summarise`."""
+    """Everything the report says about the scores, from the checked scores and true codes."""
 
-    def __init__(self, truth, scores, labels, pos, level, size, rng):
+    def __init__(self, truth, scores, pos, labels, level, size, rng):
         self.labels, self.level = labels, level
         self.binary = scores.ndim == 1
         self.positive = labels[pos] if self.binary else None
@@ -198,9 +198,3 @@ def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng) -> tuple:
     auc = auc_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
     ap = ap_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
     return auc, ap
-
-
-def summarise(truth_codes, scores, labels, pos_label, level, size, rng) -> ScoreSummary:
-    """Checked scores, then the summary. ``truth_codes`` index ``labels``."""
-    arr, pos = check_scores(scores, len(truth_codes), labels, pos_label)
-    return ScoreSummary(truth_codes, arr, labels, pos, level, size, rng)
