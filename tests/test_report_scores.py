@@ -152,3 +152,20 @@ def test_bad_scores_are_refused(scores, kwargs, message):
 def test_binary_scores_need_two_classes():
     with pytest.raises(ValueError, match=r"1-d scores need two classes; there are 3"):
         cm.report([0, 1, 2], [0, 1, 2], scores=[0.1, 0.5, 0.9], size=10)
+
+
+def test_zero_width_ranking_intervals_warn_and_the_paragraph_names_the_auc():
+    y = [0] * 50 + [1] * 30
+    r = cm.report(y, y, scores=np.array(y) * 0.8 + 0.1, size=300, rng=0)
+    auc = r.scores.ranking[1][0]
+    assert auc.estimate == auc.low == auc.high == 1.0
+    flagged = [w for w in r.warnings if "interval of class 1 has zero width" in w]
+    assert [w.split(" interval")[0] for w in flagged] == ["the ROC AUC", "the AP"]
+    block = r.reporting_block()
+    assert "ROC AUC of the scores of class 1: 1.000 [1.000, 1.000]." in block
+    assert f"Brier score {r.scores.proper['brier_score']:.3f}" in block
+
+
+def test_report_without_scores_has_no_score_part():
+    r = cm.report([0, 1] * 20, [0, 1] * 20, size=50, rng=0)
+    assert r.scores is None and r.to_dict()["scores"] is None and "Ranking" not in str(r)

@@ -75,6 +75,15 @@ class ScoreSummary:
         #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
         self.ranking = {labels[k]: _ranking(truth == k, s, level, size, rng) for k, s in columns}
         self.notes: list[str] = []
+        #: Ranking intervals of zero width, for the report's warnings.
+        self.warnings = [
+            f"the {name} interval of class {lab!s} has zero width ({iv.estimate:.3f}): every "
+            "resample ranks the items alike (a perfect or constant ranking), which is not "
+            "certainty; more test items of that class are the only remedy"
+            for lab, ivs in self.ranking.items()
+            for name, iv in zip(("ROC AUC", "AP"), ivs, strict=True)
+            if iv is not None and iv.high == iv.low
+        ]
         self.proper: dict[str, float] = {}
         self.reliability = None
         if not self.probabilities:
@@ -97,6 +106,24 @@ class ScoreSummary:
             "expected_calibration_error": expected_calibration_error(y, scores, bins=BINS, **kw),
         }
         self.reliability = reliability_curve(y, scores, bins=BINS, **kw)
+
+    def sentence(self) -> str:
+        """One sentence for the report's suggested paragraph."""
+        ranked = [(lab, iv) for lab, (iv, _) in self.ranking.items() if iv is not None]
+        if self.binary:
+            shown = f"{_text(ranked[0][1])}" if ranked else "undefined"
+            out = f" ROC AUC of the scores of class {self.positive!s}: {shown}."
+        else:
+            shown = "; ".join(f"{lab!s} {_text(iv)}" for lab, iv in ranked) or "undefined"
+            out = f" One-vs-rest ROC AUC per class: {shown}."
+        if self.proper:
+            p = self.proper
+            out += (
+                f" Brier score {p['brier_score']:.3f} (constant class mix "
+                f"{p['brier_score_of_class_mix']:.3f}), log loss {p['log_loss']:.3f}, "
+                f"ECE {p['expected_calibration_error']:.3f} ({BINS} equal-width bins)."
+            )
+        return out
 
     def to_dict(self) -> dict:
         out = {
@@ -125,7 +152,7 @@ class ScoreSummary:
         rows = [[str(lab), *_cells(auc), *_cells(ap)] for lab, (auc, ap) in self.ranking.items()]
         out = [
             Section(
-                f"Ranking ({which}; {lv} percentile bootstrap)",
+                f"Ranking ({which}; {lv} percentile bootstrap, the classes resampled apart)",
                 ["class", "ROC AUC", "low", "high", "AP", "low", "high"],
                 rows,
                 [
@@ -178,6 +205,10 @@ class ScoreSummary:
             )
         )
         return out
+
+
+def _text(iv) -> str:
+    return f"{iv.estimate:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
 
 
 def _cells(iv) -> list[str]:

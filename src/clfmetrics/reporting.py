@@ -129,6 +129,7 @@ class Report(Rendered):
         pc = self.per_class
         out = class_warnings(self.matrix, self.labels)
         out += exact_warnings(self.intervals, self.matrix, self.labels, self.exact)
+        out += [] if self.scores is None else self.scores.warnings
         out += self._undefined_metrics()
         prev = pc["prevalence"][pc["support"] > 0]
         if prev.size >= 2 and prev.max() / prev.min() >= IMBALANCE:
@@ -206,8 +207,9 @@ class Report(Rendered):
             f"the F1 of macro precision and macro recall is {iv['f1_of_averages'].estimate:.3f}. "
             f"Class-wise recalls: {recalls}. Intervals: {self.level:.0%} percentile bootstrap "
             f"over {count(self.size, 'resample')} of the test items. Undefined precisions and "
-            "recalls (0/0) count as 0. Computed with clfmetrics (rows = predictions, columns = "
-            "reference)."
+            "recalls (0/0) count as 0."
+            + ("" if self.scores is None else self.scores.sentence())
+            + " Computed with clfmetrics (rows = predictions, columns = reference)."
         )
 
     def to_dict(self) -> dict:
