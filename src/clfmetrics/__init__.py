@@ -50,7 +50,11 @@ from .decisions import argmax_predictions, prior_shift
 from .reporting import report
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
+    AUCComparison,
     Interval,
+    ap_interval,
+    auc_interval,
+    compare_auc,
     holm,
     interval,
     interval_from_labels,
@@ -93,13 +97,17 @@ CLASSWISE = {
 __all__ = [
     "CLASSWISE",
     "METRICS",
+    "AUCComparison",
     "Interval",
     "accuracy",
+    "ap_interval",
     "argmax_predictions",
+    "auc_interval",
     "average_precision",
     "best_threshold",
     "bias",
     "compare",
+    "compare_auc",
     "confusion_matrix",
     "correct",
     "delta_f1",
