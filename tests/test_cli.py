@@ -178,6 +178,11 @@ def test_numeric_labels_sort_as_numbers_and_match_across_columns(tmp_path, capsy
     assert data["metrics"]["accuracy"]["estimate"] == 0.75
 
 
+def test_kept_na_tokens_among_numbers_still_sort_numbers_by_value(tmp_path, capsys):
+    data, _ = _json(tmp_path, capsys, "gold,model\n10,NA\n2,2\n1,10\n", "--na", "keep")
+    assert data["labels"] == ["1", "2", "10", "NA"]
+
+
 def test_a_score_in_a_label_column_is_refused_with_its_line(tmp_path, capsys):
     err = _fails(tmp_path, capsys, "gold,model\n1,1\n\n0,0.7\n")
     assert "line 4: column 'model' holds '0.7', which is not a class label" in err

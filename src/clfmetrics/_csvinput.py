@@ -198,6 +198,16 @@ def _integer_labels(path, columns: dict, lines, given) -> tuple[dict, list] | No
     return ints, classes
 
 
+def _order(label):
+    """Sort key: numbers by value, before other labels (kept NA tokens mixed with numbers)."""
+    if isinstance(label, str):
+        number = _as_numbers(np.array([label]))
+        if number is not None and np.isfinite(number[0]):
+            return (0, float(number[0]), label)
+        return (1, 0.0, label)
+    return (0, float(label), "")
+
+
 def _label_columns(path, columns: dict, lines: np.ndarray, given) -> tuple[dict, list]:
     numeric = _integer_labels(path, columns, lines, given)
     if numeric is not None:
@@ -205,7 +215,7 @@ def _label_columns(path, columns: dict, lines: np.ndarray, given) -> tuple[dict,
     else:
         classes = None if given is None else list(given)
     if classes is None:
-        classes = np.unique(np.concatenate(list(columns.values()))).tolist()
+        classes = sorted(np.unique(np.concatenate(list(columns.values()))).tolist(), key=_order)
         if len(classes) < 2:
             names = " and ".join(map(repr, columns))
             raise InputError(
