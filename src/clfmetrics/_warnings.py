@@ -83,7 +83,7 @@ def exact_warnings(intervals: dict, matrix: np.ndarray, labels: list, exact: dic
     if flat:
         out.append(
             f"zero-width bootstrap intervals ({', '.join(flat)}): every resample gave the same "
-            "value, as when a test set has no errors of the kind a metric counts; that is not "
+            "value, as when a test set has no errors or a class is never found; that is not "
             "certainty. The exact (Clopper-Pearson) interval of accuracy is "
             f"{shown(exact['accuracy'])}; see the section on exact intervals"
         )

@@ -216,7 +216,10 @@ def compare(
     of A - B (:func:`clfmetrics.uncertainty.paired_interval`), and the p-value of the paired
     permutation test (:func:`clfmetrics.uncertainty.permutation_test`); for accuracy also
     McNemar's exact test. All metrics share one joint resample and one set of
-    random swaps.
+    random swaps. The permutation p-values of the metrics that are scores
+    (all but ``delta_f1``) are also Holm-adjusted as one family
+    (:func:`clfmetrics.uncertainty.holm`): reject where the adjusted value is below
+    ``1 - level`` to keep the family-wise error rate at ``1 - level``.
 
     Parameters
     ----------
@@ -232,8 +235,10 @@ def compare(
     Returns
     -------
     Comparison
-        ``scores``, ``differences``, ``pvalues``, ``mcnemar``, ``verdicts()``;
-        ``str()``, HTML in Jupyter, ``to_dict()`` and ``to_json()``.
+        ``scores``, ``differences``, ``pvalues``, ``pvalues_holm``, ``mcnemar``,
+        ``warnings`` (the report's class warnings, for both systems), ``verdicts()``,
+        ``disagreements()`` (where a test and its interval disagree); ``str()``,
+        HTML in Jupyter, ``to_dict()`` and ``to_json()``.
 
     Examples
     --------

@@ -101,7 +101,7 @@ class Report(Rendered):
         self.calibrated = (
             {} if cal is None else {name: float(metrics[name](cal)) for name in _CALIBRATED}
         )
-        #: What the report says about scores (None without scores=): see _report_scores.
+        #: What the report says about the scores, or None without scores=.
         self.scores = (
             None if scores is None else ScoreSummary(*scores, self.labels, level, size, rng)
         )
