@@ -3,7 +3,8 @@
 Used by ``benchmarks/run.py`` (``make bench``): one row per function with the
 median time of ours, of scikit-learn's counterpart, and their ratio (goal: ratio
 <= 1, not slower). The scores have many ties (rounded to 4 decimals) and about
-20% positives; the same arrays go to both sides.
+20% positives; the same arrays go to both sides. The probability functions
+(``clfmetrics.reliability``) get the scores divided by their maximum, in [0, 1].
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import time
 
 import numpy as np
 
-from clfmetrics import curves
+from clfmetrics import curves, reliability
 
 
 def _interleaved(ours, theirs, repeat: int) -> tuple[float, float]:
@@ -49,18 +50,37 @@ def _pairs(skm):
     }
 
 
+def _proba_pairs(skm, calibration_curve):
+    return {
+        "brier_score": (reliability.brier_score, skm.brier_score_loss),
+        "log_loss": (reliability.log_loss, skm.log_loss),
+        "reliability_curve (uniform)": (
+            reliability.reliability_curve,
+            lambda y, p: calibration_curve(y, p, n_bins=10),
+        ),
+        "reliability_curve (quantile)": (
+            lambda y, p: reliability.reliability_curve(y, p, strategy="quantile"),
+            lambda y, p: calibration_curve(y, p, n_bins=10, strategy="quantile"),
+        ),
+    }
+
+
 def bench_curves(size: int, repeat: int, rng) -> list[dict]:
     """One row per sweep function: our median, scikit-learn's median and their ratio."""
     try:
         from sklearn import metrics as skm
+        from sklearn.calibration import calibration_curve
     except ImportError:  # scikit-learn is a test dependency; skip when absent
         return []
     y = (rng.random(size) < 0.2).astype(np.int64)
     scores = np.round(rng.random(size) + 0.5 * y, 4)
+    proba = scores / scores.max()
+    cases = [(pair, scores) for pair in _pairs(skm).items()]
+    cases += [(pair, proba) for pair in _proba_pairs(skm, calibration_curve).items()]
     rows = []
-    for name, (ours, theirs) in _pairs(skm).items():
+    for (name, (ours, theirs)), x in cases:
         t_ours, t_sk = _interleaved(
-            lambda f=ours: f(y, scores), lambda f=theirs: f(y, scores), repeat
+            lambda f=ours, x=x: f(y, x), lambda f=theirs, x=x: f(y, x), repeat
         )
         rows.append(
             {

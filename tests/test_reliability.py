@@ -292,3 +292,14 @@ def test_bad_input_is_named(f, y, proba, kwargs, message):
 def test_bad_binning_is_named(f, kwargs, message):
     with pytest.raises(ValueError, match=message):
         f([0, 1], [0.2, 0.8], **kwargs)
+
+
+def test_pos_label_takes_one_class_against_the_rest():
+    y = np.array([0, 1, 2, 2, 1, 0, 2])
+    p = np.array([0.1, 0.3, 0.9, 0.6, 0.5, 0.0, 1.0])
+    assert brier_score(y, p, pos_label=2) == skm.brier_score_loss(y == 2, p)
+    assert log_loss(y, p, pos_label=2) == pytest.approx(skm.log_loss(y == 2, p), rel=1e-12)
+    observed, predicted, _ = reliability_curve(y, p, bins=3, pos_label=2)
+    ref = calibration_curve(y == 2, p, n_bins=3)
+    np.testing.assert_array_equal(observed, ref[0])
+    np.testing.assert_array_equal(predicted, ref[1])

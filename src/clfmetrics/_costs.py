@@ -24,7 +24,7 @@ __all__ = ["cost_threshold", "expected_cost"]
 
 def _as_costs(costs, *, name: str = "costs") -> np.ndarray:
     """``costs`` as a finite float array of shape ``(..., n, n)``, or a ValueError."""
-    reject_masked(costs, name)
+    reject_masked(costs, name, "values")
     try:
         arr = np.asarray(costs)
     except ValueError as err:  # ragged nested lists

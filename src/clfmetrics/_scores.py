@@ -14,7 +14,7 @@ from .confusion import _as_label_vector
 
 def _as_scores(scores, *, ndim: int, name: str = "scores") -> np.ndarray:
     """``scores`` as a finite float array with ``ndim`` dimensions, or a ValueError."""
-    reject_masked(scores, name)
+    reject_masked(scores, name, "items")
     try:
         arr = np.asarray(scores)
     except ValueError as err:  # ragged nested lists

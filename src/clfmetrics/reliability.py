@@ -37,7 +37,7 @@ _EPS = np.finfo(np.float64).eps
 
 def _as_proba(proba) -> np.ndarray:
     """``proba`` as a float array, 1-d or (N, n), finite, in [0, 1], non-empty."""
-    reject_masked(proba, "proba")
+    reject_masked(proba, "proba", "items")
     try:
         arr = np.asarray(proba)
     except ValueError as err:  # ragged nested lists
@@ -141,6 +141,8 @@ def brier_score(y_true, proba, *, labels=None, pos_label=None) -> float:
     pos_label : label, optional
         1-d only: the positive class; default the greater of the two labels (a single
         class 0, 1 or -1 makes 1 positive), as in :func:`clfmetrics.curves.roc_auc`.
+        With ``pos_label``, ``y_true`` may hold more classes: the others are negative
+        (one class against the rest).
 
     Returns
     -------
