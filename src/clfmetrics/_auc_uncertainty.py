@@ -112,13 +112,14 @@ def auc_interval(
         Number of bootstrap resamples.
     method : {"percentile", "bca", "delong"}, default "percentile"
     pos_label : label, optional
-        The positive class, as in :func:`clfmetrics.roc_auc`.
+        The positive class, as in :func:`clfmetrics.curves.roc_auc`.
     rng : numpy.random.Generator or int, optional
 
     Returns
     -------
     Interval
-        ``estimate`` equals :func:`clfmetrics.roc_auc` (and scikit-learn's ``roc_auc_score``).
+        ``estimate`` equals :func:`clfmetrics.curves.roc_auc` (scikit-learn's
+        ``roc_auc_score``).
 
     Raises
     ------
@@ -147,7 +148,7 @@ def ap_interval(
     r"""Bootstrap confidence interval of the average precision of binary scores.
 
     :math:`AP = \sum_k (R_k - R_{k-1}) P_k` over the distinct thresholds (as
-    :func:`clfmetrics.average_precision` and scikit-learn's
+    :func:`clfmetrics.curves.average_precision` and scikit-learn's
     ``average_precision_score``), resampled exactly as in :func:`auc_interval`:
     positives and negatives separately, through the counts of the (distinct
     score, class) cells. Keeping the class sizes fixed matters more for AP than
@@ -263,7 +264,7 @@ def compare_auc(y_true, scores_a, scores_b, *, level=0.95, pos_label=None) -> AU
         The two models' scores on the same items.
     level : float, default 0.95
     pos_label : label, optional
-        As in :func:`clfmetrics.roc_auc`.
+        As in :func:`clfmetrics.curves.roc_auc`.
 
     Returns
     -------

@@ -30,7 +30,12 @@ from . import _resample as rs
 from ._auc_uncertainty import AUCComparison, ap_interval, auc_interval, compare_auc
 from ._binomial import holm
 from ._intervals import acceleration, bounds, count_matrix, resolve_metric, score, scores
-from ._mcnemar import McNemarResult, mcnemar, mcnemar_of_patterns, mcnemar_sample_size
+from ._mcnemar import (
+    McNemarResult,
+    mcnemar,
+    mcnemar_of_patterns,  # noqa: F401  (comparison.py imports it from here)
+    mcnemar_sample_size,
+)
 from ._resample import pair_patterns
 from .confusion import confusion_matrix
 
@@ -45,7 +50,6 @@ __all__ = [
     "interval",
     "interval_from_labels",
     "mcnemar",
-    "mcnemar_of_patterns",
     "mcnemar_sample_size",
     "paired_interval",
     "permutation_test",
