@@ -169,3 +169,17 @@ def test_zero_width_ranking_intervals_warn_and_the_paragraph_names_the_auc():
 def test_report_without_scores_has_no_score_part():
     r = cm.report([0, 1] * 20, [0, 1] * 20, size=50, rng=0)
     assert r.scores is None and r.to_dict()["scores"] is None and "Ranking" not in str(r)
+
+
+def test_ranking_intervals_use_at_most_2000_resamples_and_say_so():
+    y, p, pred = _binary(5, 200)
+    r = cm.report(y, pred, scores=p, size=5000, rng=0)
+    assert r.scores.size == 2000 and r.to_dict()["scores"]["ranking_resamples"] == 2000
+    assert "95% percentile bootstrap, 2000 resamples, the classes resampled apart" in str(r)
+    direct = cm.auc_interval(y, p, size=2000, rng=1)
+    auc = r.scores.ranking[1][0]
+    assert auc.estimate == direct.estimate
+    assert auc.low == pytest.approx(direct.low, abs=0.02)
+    assert auc.high == pytest.approx(direct.high, abs=0.02)
+    small = cm.report(y, pred, scores=p, size=300, rng=0)
+    assert small.scores.size == 300

@@ -22,6 +22,9 @@ from .reliability import brier_score, expected_calibration_error, log_loss, reli
 
 #: Equal-width bins of the reliability table and the ECE.
 BINS = 10
+#: At most this many resamples for each ranking interval: a resample costs one pass over
+#: the (distinct score, class) cells, up to N of them, where a matrix metric's costs n**2.
+RANKING_SIZE = 2_000
 
 
 def check_scores(scores, n_items: int, labels: list, pos_label):
@@ -68,6 +71,7 @@ class ScoreSummary:
 
     def __init__(self, truth, scores, pos, labels, level, size, rng):
         self.labels, self.level = labels, level
+        self.size = size = min(size, RANKING_SIZE)
         self.binary = scores.ndim == 1
         self.positive = labels[pos] if self.binary else None
         self.probabilities = bool(scores.min() >= 0 and scores.max() <= 1)
@@ -128,6 +132,7 @@ class ScoreSummary:
     def to_dict(self) -> dict:
         out = {
             "kind": "binary scores" if self.binary else "probability matrix",
+            "ranking_resamples": self.size,
             "positive_class": None if self.positive is None else str(self.positive),
             "roc_auc": {str(k): _plain(v[0]) for k, v in self.ranking.items()},
             "average_precision": {str(k): _plain(v[1]) for k, v in self.ranking.items()},
@@ -152,7 +157,8 @@ class ScoreSummary:
         rows = [[str(lab), *_cells(auc), *_cells(ap)] for lab, (auc, ap) in self.ranking.items()]
         out = [
             Section(
-                f"Ranking ({which}; {lv} percentile bootstrap, the classes resampled apart)",
+                f"Ranking ({which}; {lv} percentile bootstrap, {count(self.size, 'resample')}, "
+                "the classes resampled apart)",
                 ["class", "ROC AUC", "low", "high", "AP", "low", "high"],
                 rows,
                 [

@@ -317,7 +317,9 @@ def report(
         positive class (any real score for the ranking; probabilities for the
         rest). ``(N, n)``: a probability matrix, column ``k`` for ``labels[k]``.
         Adds ROC AUC and average precision with their intervals (one class
-        against the rest per column), and for probabilities the Brier score, the
+        against the rest per column; a stratified percentile bootstrap of
+        ``min(size, 2000)`` resamples, whose cost grows with the number of
+        distinct scores), and for probabilities the Brier score, the
         log loss, the expected calibration error (10 equal-width bins; top-label
         confidence for a matrix) and a reliability table.
     labels : sequence, optional
