@@ -183,3 +183,13 @@ def test_ranking_intervals_use_at_most_2000_resamples_and_say_so():
     assert auc.high == pytest.approx(direct.high, abs=0.02)
     small = cm.report(y, pred, scores=p, size=300, rng=0)
     assert small.scores.size == 300
+
+
+def test_a_score_matrix_whose_rows_do_not_sum_to_one_gets_the_ranking_only():
+    y, proba, pred = _three(3, 150)
+    scores = proba * 2  # in [0, 1]? not all, but surely not summing to 1
+    scores = np.minimum(scores, 1.0)
+    r = cm.report(y, pred, scores=scores, size=100, rng=0)
+    assert r.scores.proper == {} and r.scores.reliability is None
+    assert r.scores.ranking[0][0].estimate == pytest.approx(roc_auc_score(y == 0, scores[:, 0]))
+    assert "do not all sum to 1 (row " in str(r) and "not probabilities" in str(r)

@@ -18,7 +18,13 @@ import numpy as np
 
 from ._checks import reject_masked
 from ._render import Section, count, interval_dict, num
-from .reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
+from .reliability import (
+    ROW_SUM_TOLERANCE,
+    brier_score,
+    expected_calibration_error,
+    log_loss,
+    reliability_curve,
+)
 
 #: Equal-width bins of the reliability table and the ECE.
 BINS = 10
@@ -74,11 +80,11 @@ class ScoreSummary:
         self.size = size = min(size, RANKING_SIZE)
         self.binary = scores.ndim == 1
         self.positive = labels[pos] if self.binary else None
-        self.probabilities = bool(scores.min() >= 0 and scores.max() <= 1)
+        self.notes: list[str] = _not_probabilities(scores)
+        self.probabilities = not self.notes
         columns = [(pos, scores)] if self.binary else list(enumerate(scores.T))
         #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
         self.ranking = {labels[k]: _ranking(truth == k, s, level, size, rng) for k, s in columns}
-        self.notes: list[str] = []
         #: Ranking intervals of zero width, for the report's warnings.
         self.warnings = [
             f"the {name} interval of class {lab!s} has zero width ({iv.estimate:.3f}): every "
@@ -91,10 +97,6 @@ class ScoreSummary:
         self.proper: dict[str, float] = {}
         self.reliability = None
         if not self.probabilities:
-            self.notes.append(
-                "the scores lie outside [0, 1], so they are not probabilities: Brier score, "
-                "log loss and reliability are left out"
-            )
             return
         if self.binary:
             y, kw = (truth == pos).astype(np.int64), {"pos_label": 1}
@@ -211,6 +213,23 @@ class ScoreSummary:
             )
         )
         return out
+
+
+def _not_probabilities(scores: np.ndarray) -> list[str]:
+    """Why the scores are not probabilities (then only the ranking is reported), or []."""
+    why = ""
+    if scores.min() < 0 or scores.max() > 1:
+        why = "the scores lie outside [0, 1]"
+    elif scores.ndim == 2:
+        off = np.abs(scores.sum(axis=1) - 1)
+        if off.max() > ROW_SUM_TOLERANCE:
+            k = int(np.argmax(off))
+            why = f"the rows of scores do not all sum to 1 (row {k}: {scores[k].sum():.6g})"
+    if not why:
+        return []
+    return [
+        f"{why}, so they are not probabilities: Brier score, log loss and reliability are left out"
+    ]
 
 
 def _text(iv) -> str:
