@@ -327,3 +327,18 @@ def test_missing_and_bad_scores_name_their_lines(tmp_path, capsys):
     assert data["n_items"] == 2 and "lines 3, 4" in note
     err = _fails(tmp_path, capsys, "gold,model,s\na,a,0.1\nb,b,high\n", "--scores", "s")
     assert "line 3: column 's' holds 'high', not a number" in err
+
+
+def test_proba_through_python_dash_m(tmp_path):
+    """End to end in a subprocess: --proba with --labels, JSON on stdout, status 0."""
+    path, y, pred, _ = _scored_file(tmp_path, n=120)
+    argv = ["report", str(path), "--truth", "gold", "--pred", "model", "--json", "--size", "100"]
+    argv += ["--labels", "cat", "dog", "fox", "--proba", "p_cat", "p_dog", "p_fox"]
+    done = subprocess.run(
+        [sys.executable, "-m", "clfmetrics", *argv], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["n_items"] == 120 and data["scores"]["kind"] == "probability matrix"
+    assert set(data["scores"]["roc_auc"]) == {"cat", "dog", "fox"}
+    assert data["matrix"] == cm.confusion_matrix(y, pred, labels=["cat", "dog", "fox"]).tolist()
