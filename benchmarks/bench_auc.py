@@ -43,8 +43,8 @@ def _median_seconds(fn, repeat: int) -> tuple[float, object]:
 def _problem(n_items: int, distinct: int | None, rng):
     y = rng.random(n_items) < 0.3
     s = rng.normal(1.0 * y, 1.0)
-    if distinct is not None:  # equal-width bins: about ``distinct`` values
-        edges = np.linspace(s.min(), s.max(), distinct + 1)[1:-1]
+    if distinct is not None:  # quantile bins: exactly ``distinct`` values, equally common
+        edges = np.quantile(s, np.linspace(0, 1, distinct + 1)[1:-1])
         s = np.searchsorted(edges, s).astype(np.float64)
     return y, s
 
