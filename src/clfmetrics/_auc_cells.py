@@ -55,7 +55,6 @@ import numpy as np
 from ._checks import reject_masked
 from .curves import _positives
 
-METRICS = ("roc_auc", "average_precision")
 _BLOCK = 2**21  # numbers per array in one block of resamples
 
 
