@@ -72,7 +72,7 @@ def _area_interval(metric, y_true, scores, level, size, method, pos_label, rng) 
         return Interval(auc, max(auc - half, 0.0), min(auc + half, 1.0), level, method)
     if method == "bca" and min(cells.sizes) < 2:
         raise ValueError("bca needs at least 2 items of each class: the jackknife leaves one out")
-    observed = float(ac.areas(metric, cells, cells.pos[None] * 1.0, cells.neg[None] * 1.0)[0])
+    observed = float(ac.areas(metric, cells, cells.pos[None], cells.neg[None])[0])
     stats = ac.bootstrap_areas(metric, cells, size, np.random.default_rng(rng))
     acc = ac.acceleration(metric, cells) if method == "bca" else 0.0
     low, high = bounds(stats, observed, level, method, acc)
