@@ -1,11 +1,14 @@
 """A report on one classifier's predictions that explains itself.
 
 :func:`report` gives the confusion matrix (rows = predicted, columns = true),
-every metric of ``clfmetrics.METRICS`` with a bootstrap
-interval, the class-wise precision, recall and F1 next to each class's bias
-and prevalence, both macro F1s and their gap, chance baselines,
-prevalence-calibrated scores, warnings, and a suggested reporting paragraph.
-It renders as text (``str``), as
+every metric of ``clfmetrics.METRICS`` with a bootstrap interval, the
+class-wise precision, recall and F1 next to each class's bias and prevalence,
+both macro F1s and their gap, chance baselines, prevalence-calibrated scores,
+exact (Clopper-Pearson) intervals where the bootstrap fails (a zero-width
+interval, a class under 10 items), warnings, and a suggested reporting
+paragraph. Given ``scores=``, it adds ROC AUC and average precision with
+their intervals and, for probabilities, the Brier score, log loss, expected
+calibration error and a reliability table. It renders as text (``str``), as
 HTML in Jupyter and as ``to_dict()`` / ``to_json()``.
 
 Convention: ``matrix[i, j]`` = items predicted ``labels[i]`` whose true class
