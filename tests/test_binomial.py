@@ -35,7 +35,7 @@ def test_two_sided_pvalue_at_one_half_equals_binomtest():
     rng = np.random.default_rng(0)
     pairs = [(b, c) for b in range(0, 25) for c in range(0, 25)]
     pairs += [tuple(rng.integers(0, 3000, 2)) for _ in range(60)]
-    pairs += [(0, 10**5), (49_000, 51_000), (500_000, 500_001)]
+    pairs += [(0, 10**5), (49_000, 51_000), (500_000, 500_001), (49_997_000, 50_003_000)]
     for b, c in pairs:
         n = int(b + c)
         ours = float(binom.two_sided_half(b, n))
