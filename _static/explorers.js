@@ -492,15 +492,14 @@
 
   // --- 5. prevalence --------------------------------------------------------------------
   function prevalence(root, spec) {
-    const f = frame(root, spec), n = spec.matrix.length, one = spec.lambdas.indexOf(1);
-    const idx = new Array(n).fill(one);
-    const scaled = () => spec.matrix.map((r) => r.map((x, j) => x * spec.lambdas[idx[j]]));
-    spec.labels.forEach((name, j) => f.controls.append(slider(`λ ${name}`, spec.lambdas.length - 1, one,
-      (i) => { idx[j] = i; refresh(); }, (i) => fmtG(spec.lambdas[i], 3)).node));
+    const f = frame(root, spec), lam = spec.lambdas, idx = spec.start.slice();
+    const scaled = () => spec.matrix.map((r) => r.map((x, j) => x * lam[j][idx[j]]));
+    spec.labels.forEach((name, j) => f.controls.append(slider(`λ ${name}`, lam[j].length - 1, idx[j],
+      (i) => { idx[j] = i; refresh(); }, (i) => fmtG(lam[j][i], 3)).node));
     const state = () => {
       const before = CM().metrics(spec.matrix, 0), after = CM().metrics(scaled(), 0);
       const changed = Object.fromEntries(spec.metrics.map((k) => [k, Math.abs(after[k] - before[k]) > 1e-12]));
-      return { lambda: idx.map((i) => spec.lambdas[i]), scaled: scaled(), before, after, changed };
+      return { lambda: idx.map((i, j) => lam[j][i]), scaled: scaled(), before, after, changed };
     };
     function refresh() {
       const s = state(), moved = spec.metrics.filter((k) => s.changed[k]);

@@ -52,6 +52,8 @@ def explorers() -> dict:
     """One ipywidgets explorer per kind, in the starting states the chapters use."""
     y, scores = screening_sample()
     tweets = [[40, 10, 5], [20, 120, 30], [5, 15, 60]]
+    prevalence = prevalence_explorer([[15, 5], [10, 10]], ["x", "y"], live_figure=False)
+    prevalence.set_scale([1, 4])  # as in the chapter on the properties
     return {
         "confusion": confusion_matrix_explorer(
             tweets, ["negative", "neutral", "positive"], live_figure=False
@@ -59,7 +61,7 @@ def explorers() -> dict:
         "macro_f1": macro_f1_explorer(2, live_figure=False),
         "nonmonotonicity": nonmonotonicity_explorer(live_figure=False),
         "paradox": f_measure_paradox_explorer(tp=0, fp=3, fn=0),
-        "prevalence": prevalence_explorer([[15, 5], [10, 10]], ["x", "y"], live_figure=False),
+        "prevalence": prevalence,
         "chance": chance_baseline_simulator(3, live_figure=False),
         "chooser": metric_chooser(CHOOSER_TABLE),
         "threshold": threshold_explorer(y, scores, live_figure=False),

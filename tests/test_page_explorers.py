@@ -340,21 +340,24 @@ def test_prevalence_explorer(visits, objects):
     v, page = visits["prevalence"], visits["prevalence"].page
     spec = page_spec(objects["prevalence"])
     ex = prevalence_explorer([[15, 5], [10, 10]], ["x", "y"], live_figure=False)
-    lam = spec["lambdas"]
+    ex.set_scale([1, 4])  # the chapter's state: the page starts exactly there
+    lam, index = spec["lambdas"], list(spec["start"])
+    assert [lam[j][i] for j, i in enumerate(index)] == [1.0, 4.0]
+    assert_metrics(v, ex.metrics())
     sliders = [page.get_by_label("λ x", exact=True), page.get_by_label("λ y", exact=True)]
     sliders[1].focus()
     for _ in range(12):
-        page.keyboard.press("ArrowRight")  # keyboard: λ_y = 10^0.6
-    index = [40, int(sliders[1].input_value())]
-    assert index[1] == 52
-    ex.set_scale([lam[i] for i in index])
+        page.keyboard.press("ArrowRight")  # keyboard: twelve stops up (λ_y = 10^1.2)
+    index[1] = int(sliders[1].input_value())
+    assert index[1] == spec["start"][1] + 12
+    ex.set_scale([lam[j][i] for j, i in enumerate(index)])
     assert_metrics(v, ex.metrics())
     changed = ex.changed()
     shown = v.readout()
     for name, flag in changed.items():
         assert shown[f"moved:{name}"].startswith("✓" if flag else "✗"), name
     index[0] = v.click_slider(sliders[0], 0.2)  # pointer
-    ex.set_scale([lam[i] for i in index])
+    ex.set_scale([lam[j][i] for j, i in enumerate(index)])
     assert_metrics(v, ex.metrics())
     state = v.state()
     assert np.allclose(state["scaled"], ex.scaled_matrix(), rtol=TOL, atol=0)

@@ -71,12 +71,20 @@ def paradox_spec(ex) -> dict:
 
 
 def prevalence_spec(ex) -> dict:
-    """The matrix, class names and the λ of every slider position (10^e)."""
+    """The matrix, class names and, per class, the λ of every slider position.
+
+    The positions are λ = 10^e of the widget's slider; the explorer's current λ_j is
+    added as a stop of its own when it lies between them, so the page starts where
+    the explorer (and the chapter's figure) stands.
+    """
+    grid = 10.0**LOG_LAMBDA
+    lambdas = [sorted(set(grid.tolist()) | {float(x)}) for x in ex.scale]
     return {
         "matrix": _matrix(ex._m),
         "labels": list(ex._names),
         "metrics": list(METRICS),
-        "lambdas": (10.0**LOG_LAMBDA).tolist(),
+        "lambdas": lambdas,
+        "start": [stops.index(float(x)) for stops, x in zip(lambdas, ex.scale, strict=True)],
     }
 
 
