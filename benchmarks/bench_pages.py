@@ -11,7 +11,9 @@ MathJax and fonts from a CDN are not counted). Reported per page:
 - ``explorer_kB``: what the page versions add: their snippets in the HTML plus
   ``explorers.js``, ``clfmetrics.js`` and ``explorers.css`` (goal: at most 300 kB);
 - ``interactive_ms``: from navigation start until every explorer on the page is built
-  and answers (``clfPage.readyAt``, set by explorers.js), median of the loads (goal: < 1 s).
+  and answers (``clfPage.readyAt``, set by explorers.js), median of the loads (goal: < 1 s);
+- ``dom_ready_ms``: when the HTML was parsed (the theme's own scripts included), and
+  ``explorer_init_ms``: how long explorers.js took to build the page's explorers.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def bench_pages(repeat: int = 3) -> list[dict]:
             for path in paths:
                 source = (directory / path).read_text()
                 snippets = _snippets_in(source)
-                weights, times = [], []
+                weights, times, inits, dom = [], [], [], []
                 for _ in range(repeat):
                     context = browser.new_context()
                     page = context.new_page()
@@ -76,6 +78,13 @@ def bench_pages(repeat: int = 3) -> list[dict]:
                     page.goto(f"{base}/{path}", wait_until="load")
                     page.wait_for_function("() => window.clfPage && clfPage.readyAt > 0")
                     times.append(page.evaluate("() => clfPage.readyAt"))
+                    inits.append(page.evaluate("() => clfPage.initMs"))
+                    dom.append(
+                        page.evaluate(
+                            "() => performance.getEntriesByType('navigation')[0]"
+                            ".domContentLoadedEventStart"
+                        )
+                    )
                     weights.append(sum(sizes))
                     context.close()
                 rows.append(
@@ -86,6 +95,8 @@ def bench_pages(repeat: int = 3) -> list[dict]:
                         "explorer_kB": round((snippets + shared) / 1000, 1),
                         "interactive_ms": round(statistics.median(times), 1),
                         "interactive_max_ms": round(max(times), 1),
+                        "dom_ready_ms": round(statistics.median(dom), 1),
+                        "explorer_init_ms": round(statistics.median(inits), 1),
                     }
                 )
             browser.close()
