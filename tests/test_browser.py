@@ -315,3 +315,47 @@ def test_no_serious_accessibility_violations(visits):
                 targets = [n["target"] for n in violation["nodes"]][:3]
                 problems.append(f"{path}: {violation['id']} ({violation['impact']}) {targets}")
     assert not problems, "\n".join(problems)
+
+
+def test_page_explorers_come_alive(visits):
+    """Every page version of an explorer (clfmetrics.widgets.page) is built by explorers.js:
+    its no-JavaScript note is replaced by controls and a readout (the behaviour of each one
+    is checked against the library in test_page_explorers.py)."""
+    seen = 0
+    for path, visit in visits.items():
+        roots = visit.page.locator(".clf-page-explorer")
+        for k in range(roots.count()):
+            root = roots.nth(k)
+            assert root.locator(".clf-nojs").count() == 0, path
+            assert root.locator("input, button").count() > 0, path
+            assert root.locator("[aria-live]").first.text_content().strip(), path
+            seen += 1
+    assert seen >= 8, f"only {seen} page explorers in the book"
+
+
+def test_self_checks_accept_the_answer_and_reject_a_wrong_one(visits):
+    """Every quick self-check (_ext/self_check.py) grades its own answer right and another
+    one wrong, and shows its explanation."""
+    import json
+
+    seen = 0
+    for path, visit in visits.items():
+        checks = visit.page.locator(".clf-self-check")
+        for k in range(checks.count()):
+            check = checks.nth(k)
+            key = json.loads(check.get_attribute("data-check"))
+            if key["kind"] == "choice":
+                wrong = next(c for c in key["choices"] if c != key["answer"])
+                right = key["answer"]
+            else:
+                wrong, right = str(key["answer"] + 10 * key["tolerance"] + 1), key["shown"]
+            for answer, verdict in ((wrong, "wrong"), (right, "right")):
+                if key["kind"] == "choice":
+                    check.get_by_label(answer, exact=True).check()
+                else:
+                    check.locator("input[type=text]").fill(answer)
+                check.get_by_role("button", name="Check").click()
+                assert check.get_attribute("data-result") == verdict, (path, key, answer)
+            assert check.locator("details").get_attribute("open") is not None, path
+            seen += 1
+    assert seen >= 3, f"only {seen} self-checks in the book"
