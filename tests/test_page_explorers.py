@@ -366,7 +366,7 @@ def test_prevalence_explorer(visits, objects):
 
 def test_chance_simulator(visits):
     v, page = visits["chance"], visits["chance"].page
-    sim = chance_baseline_simulator(3, live_figure=False)
+    sim = chance_baseline_simulator(3, live_figure=False, n_sets=500)
 
     def check():
         shown = v.readout()
