@@ -175,13 +175,14 @@ def parse(options: dict[str, str], content: list[str]) -> Spec:
     return spec
 
 
-FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,}|:{3,})\{selfcheck\}\s*$")
+FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,}|:{3,})(?P<info>.*)$")
 
 
 def read_blocks(text: str) -> list[tuple[int, dict[str, str], list[str]]]:
     """Every ``{selfcheck}`` block of a MyST source: (line number, options, content).
 
-    For the tests, which check the chapter sources without building them.
+    For the tests, which check the chapter sources without building them. A block shown
+    inside another fence (an example in a code block) is not a self-check.
     """
     blocks, lines, i = [], text.splitlines(), 0
     while i < len(lines):
@@ -194,12 +195,14 @@ def read_blocks(text: str) -> list[tuple[int, dict[str, str], list[str]]]:
         while i < len(lines) and lines[i].rstrip() != fence:
             body.append(lines[i])
             i += 1
+        i += 1
+        if match["info"].strip() != "{selfcheck}":
+            continue
         options = {}
         while body and body[0].startswith(":"):
             key, _, value = body.pop(0)[1:].partition(":")
             options[key.strip()] = value.strip()
         blocks.append((start, options, body))
-        i += 1
     return blocks
 
 

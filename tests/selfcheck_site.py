@@ -151,3 +151,11 @@ def answer_by_keyboard(page, form, spec, right: bool) -> tuple[str | None, str]:
         page.keyboard.press("Enter")  # Enter in a text field submits its form
     page.evaluate("() => document.getElementById('clf-sc-start').remove()")
     return verdict(form)
+
+
+def specs(source: Path) -> list:
+    """The parsed self-checks of a MyST source, in page order (empty when it has none)."""
+    sys.path.insert(0, str(EXT))
+    import selfcheck
+
+    return [selfcheck.parse(o, c) for _, o, c in selfcheck.read_blocks(source.read_text())]

@@ -34,3 +34,7 @@ def test_quick_benchmark_runs(tmp_path):
     curves = {row["function"]: row for row in results["curves"]}
     assert {"roc_auc", "average_precision", "threshold_stack (full sweep)"} <= set(curves)
     assert all(row["ratio_ours_to_sklearn"] > 0 for row in curves.values())
+    pages = results["pages"]  # the page explorers, in Chromium (make test installs it)
+    assert sum(row["explorers"] for row in pages) >= 8, pages
+    assert all(row["weight_kB"] > row["explorer_kB"] > 0 for row in pages), pages
+    assert all(row["interactive_ms"] > 0 for row in pages), pages
