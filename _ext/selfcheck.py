@@ -310,10 +310,6 @@ def _skip(self, node):
     raise nodes.SkipNode
 
 
-def _pass(self, node):
-    pass
-
-
 # --- the directive --------------------------------------------------------------------------
 
 OPTION_SPEC = {
