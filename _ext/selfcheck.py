@@ -245,7 +245,10 @@ def visit_selfcheck(self, node):
     ident = node["ident"]
     described = f' aria-describedby="{ident}-context"' if node.get("described") else ""
     self.body.append(
-        f'<form class="clf-selfcheck" id="{ident}" {attrs} novalidate><fieldset{described}>'
+        # without JavaScript there is nothing to check: the button stays hidden, and a
+        # reply sent with Enter only reloads the page at this question
+        f'<form class="clf-selfcheck" id="{ident}" action="#{ident}" {attrs} novalidate>'
+        f"<fieldset{described}>"
     )
 
 
@@ -294,7 +297,7 @@ def visit_answer(self, node):
     ident = node["form"]
     self.body.append(
         "</fieldset>"
-        f'<div class="clf-sc-actions"><button type="submit">Check</button>'
+        f'<div class="clf-sc-actions"><button type="submit" hidden>Check</button>'
         f'<div class="clf-sc-result" id="{ident}-result" role="status" aria-live="polite">'
         "</div></div>"
         '<details class="clf-sc-answer"><summary>Show the answer</summary>'

@@ -78,6 +78,7 @@
   function setUp(form) {
     if (form.dataset.ready) return;
     form.dataset.ready = "1";
+    form.querySelector("button[type=submit]").hidden = false;
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       show(form, grade(form));

@@ -138,7 +138,7 @@ def test_the_html_is_a_form_with_a_legend_labels_and_a_live_region(tiny):
     for form in forms:
         assert form.count("<fieldset") == 1 and "<legend>" in form
         assert 'role="status" aria-live="polite"' in form
-        assert '<button type="submit">Check</button>' in form
+        assert '<button type="submit" hidden>Check</button>' in form  # shown by the script
         assert '<details class="clf-sc-answer"><summary>Show the answer</summary>' in form
         for ident in re.findall(r'<input type="(?:radio|text)"[^>]* id="([^"]+)"', form):
             assert f'<label for="{ident}">' in form
@@ -187,6 +187,7 @@ def tiny_page(tiny):
 
         page.route("**/*", route)
         page.goto(f"{base}/index.html", wait_until="load")
+        page.browser_for_tests, page.base_for_tests = browser, base
         yield page, requests, errors
         browser.close()
     server.shutdown()
@@ -250,3 +251,21 @@ def test_no_serious_accessibility_violation_in_the_self_checks(tiny_page):
     ]
     assert not problems
     assert result["passes"], "axe looked at the forms"
+
+
+@pytest.mark.slow
+def test_without_javascript_the_question_reads_and_the_answer_is_folded(tiny_page):
+    page, _, _ = tiny_page
+    context = page.browser_for_tests.new_context(java_script_enabled=False)
+    try:
+        bare = context.new_page()
+        bare.goto(f"{page.base_for_tests}/index.html", wait_until="load")
+        form = bare.locator("form.clf-selfcheck").first
+        assert "What is the accuracy" in form.locator("legend").inner_text()
+        assert not form.locator("button[type=submit]").is_visible()  # nothing to check
+        assert not form.locator(".clf-sc-explain").is_visible()
+        form.locator("summary").click()
+        assert "diagonal over the total" in form.locator(".clf-sc-explain").inner_text()
+    finally:
+        context.close()
+    assert page.locator("form.clf-selfcheck button[type=submit]").first.is_visible()
