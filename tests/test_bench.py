@@ -42,3 +42,7 @@ def test_quick_benchmark_runs(tmp_path):
     (delong,) = auc["delong"]
     assert delong["delong_s"] > 0
     assert delong.get("end_difference", 0) < 1e-4  # the same interval as confidenceinterval
+    pages = results["pages"]  # the page explorers, in Chromium (make test installs it)
+    assert sum(row["explorers"] for row in pages) >= 8, pages
+    assert all(row["weight_kB"] > row["explorer_kB"] > 0 for row in pages), pages
+    assert all(row["interactive_ms"] > 0 for row in pages), pages

@@ -19,6 +19,7 @@ import pytest
 import yaml
 from chapter_runner import CODE_LINE_LIMIT, ROOT, is_notebook, toc_files
 from playwright.sync_api import sync_playwright
+from selfcheck_site import specs as selfcheck_specs
 
 CHROMIUM = Path("/usr/bin/chromium")
 FLAGS = [
@@ -328,6 +329,85 @@ def test_no_serious_accessibility_violations(visit, path):
     page = visit(path).page
     page.add_script_tag(content=axe_js)
     result = page.evaluate("async () => await axe.run(document)")
+    problems = [
+        f"{path}: {v['id']} ({v['impact']}) {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not problems, "\n".join(problems)
+
+
+EXPLORER_PAGES = {
+    path for path in PAGES if "page_view(" in (ROOT / path).with_suffix(".md").read_text()
+}
+
+
+@pytest.mark.parametrize("path", [_page_param(path) for path in sorted(EXPLORER_PAGES)])
+def test_page_explorers_come_alive(visit, path):
+    """Every page version of an explorer (clfmetrics.widgets.page) is built by explorers.js:
+    its no-JavaScript note is replaced by controls and a readout (the behaviour of each one
+    is checked against the library in test_page_explorers.py)."""
+    roots = visit(path).page.locator(".clf-page-explorer")
+    assert roots.count() > 0, path
+    for k in range(roots.count()):
+        root = roots.nth(k)
+        assert root.locator(".clf-nojs").count() == 0, path
+        assert root.locator("input, button").count() > 0, path
+        assert root.locator("[aria-live]").first.text_content().strip(), path
+
+
+def test_every_explorer_has_a_page_version():
+    chapters = " ".join((ROOT / p).with_suffix(".md").read_text() for p in PAGES)
+    assert chapters.count("page_view(") >= 8
+
+
+#: Pages whose source holds quick self-checks (_ext/selfcheck.py), with their specs.
+SELF_CHECKS = {
+    path: specs for path in PAGES if (specs := selfcheck_specs((ROOT / path).with_suffix(".md")))
+}
+
+
+@pytest.mark.parametrize("path", [_page_param(path) for path in sorted(SELF_CHECKS)])
+def test_self_checks_accept_the_right_answer_and_reject_a_wrong_one(visit, path):
+    """Every self-check on the page rejects a wrong reply and accepts the right one, by
+    pointer (and the first one also by keyboard); the right reply is the one computed
+    from the chapter source, not read from the page. Grading sends no request, and axe
+    finds no serious or critical violation in the graded forms."""
+    import axe_playwright_python
+    from selfcheck_site import answer_by_keyboard, answer_by_pointer
+
+    page = visit(path).page
+    forms = page.locator("form.clf-selfcheck")
+    specs = SELF_CHECKS[path]
+    assert forms.count() == len(specs), f"{path}: {forms.count()} forms for {len(specs)} blocks"
+    requests: list[str] = []
+
+    def record(request):
+        requests.append(request.url)
+
+    page.on("request", record)
+    try:
+        for k, spec in enumerate(specs):
+            form = forms.nth(k)
+            ways = ["pointer", "keyboard"] if k == 0 else ["pointer"]
+            for way in ways:
+
+                def answer(right, form=form, spec=spec, way=way):
+                    if way == "pointer":
+                        return answer_by_pointer(form, spec, right)
+                    return answer_by_keyboard(page, form, spec, right)
+
+                state, text = answer(False)
+                assert state == "wrong" and text.startswith("Not quite"), (path, k, text)
+                state, text = answer(True)
+                assert state == "correct" and text.startswith("Correct."), (path, k, text)
+    finally:
+        page.remove_listener("request", record)
+    assert not requests, f"{path}: grading made requests {requests}"
+    page.add_script_tag(
+        content=(Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+    )
+    result = page.evaluate("async () => await axe.run({include: [['form.clf-selfcheck']]})")
     problems = [
         f"{path}: {v['id']} ({v['impact']}) {[n['target'] for n in v['nodes']][:3]}"
         for v in result["violations"]

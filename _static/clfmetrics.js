@@ -1,0 +1,164 @@
+/* clfmetrics in the browser: a small port of the library's formulas for the page explorers.
+ *
+ * Every function mirrors one of src/clfmetrics (classwise.py, averages.py, agreement.py) step
+ * by step, so the numbers agree with the library to a few units in the 16th digit;
+ * tests/test_page_explorers.py checks that on random and degenerate matrices in Chromium.
+ * Convention: m[i][j] = mass predicted as class i whose true class is j (rows = predicted,
+ * columns = true). `fill` is the value of an undefined ratio: 0, 1 or NaN (zero_division).
+ */
+(function () {
+  "use strict";
+
+  function margins(m) {
+    const n = m.length;
+    const b = new Array(n).fill(0), p = new Array(n).fill(0), c = new Array(n);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        b[i] += m[i][j];
+        p[j] += m[i][j];
+      }
+      c[i] = m[i][i];
+    }
+    return { b, p, c };
+  }
+
+  const sum = (v) => v.reduce((a, x) => a + x, 0);
+  const dot = (u, v) => u.reduce((a, x, k) => a + x * v[k], 0);
+
+  function ratio(num, den, fill) {
+    return num.map((x, k) => (den[k] > 0 ? x / den[k] : fill));
+  }
+
+  // H(p, r) = 2pr / (p + r), H(0, 0) = 0, NaN absorbing (classwise._harmonic).
+  function harmonic(p, r) {
+    const s = p + r;
+    return s === 0 ? 0 : (p * r * 2) / s;
+  }
+
+  function f1OfMargins(b, p, c, fill) {
+    if (Math.min(...b) > 0 && Math.min(...p) > 0) {
+      return c.map((x, k) => x / ((b[k] + p[k]) * 0.5));
+    }
+    const P = ratio(c, b, fill), R = ratio(c, p, fill);
+    return P.map((x, k) => harmonic(x, R[k]));
+  }
+
+  function classwise(m, fill) {
+    const { b, p, c } = margins(m);
+    return {
+      bias: b,
+      prevalence: p,
+      correct: c,
+      precision: ratio(c, b, fill),
+      recall: ratio(c, p, fill),
+      f1: f1OfMargins(b, p, c, fill),
+    };
+  }
+
+  function accuracy(m) {
+    const { b, c } = margins(m);
+    return sum(c) / sum(b);
+  }
+
+  function microF1(m) {
+    const a = accuracy(m);
+    return harmonic(a, a);
+  }
+
+  function deltaF1(m, fill) {
+    const { b, p: prev, c } = margins(m);
+    const n = m.length;
+    const p = ratio(c, b, fill), r = ratio(c, prev, fill);
+    const s = p.map((x, k) => x + r[k]);
+    const w = s.map((x) => (Number.isNaN(x) ? NaN : x > 0 ? 1 / x : 0));
+    const pw = p.map((x, k) => x * w[k]), rw = r.map((x, k) => x * w[k]);
+    const A = dot(p, pw), B = dot(r, rw), C = dot(p, rw);
+    const d = A * B - C * C;
+    const pairSum = 2 * (Number.isNaN(d) ? NaN : Math.max(d, 0));
+    const sigma = sum(s);
+    if (Number.isNaN(sigma)) return NaN;
+    return sigma > 0 ? pairSum / (n * sigma) : 0;
+  }
+
+  function weightedF1(m, fill) {
+    const { b, p, c } = margins(m);
+    const f = f1OfMargins(b, p, c, fill).map((x, k) =>
+      Number.isNaN(fill) && p[k] === 0 ? 0 : x,
+    );
+    return dot(p, f) / sum(p);
+  }
+
+  // The four sums of agreement._parts: numerator c.o - x.y and the denominators
+  // p.q (kappa), p.q_p and b.q (MCC), each a sum of non-negative products.
+  function agreementParts(m) {
+    const n = m.length;
+    const { b, p, c } = margins(m);
+    const s = sum(b);
+    let co = 0, xy = 0, pq = 0, pqp = 0, bq = 0;
+    for (let k = 0; k < n; k++) {
+      const x = p[k] - c[k], y = b[k] - c[k];
+      const q = s - b[k], qp = s - p[k];
+      const o = q - x;
+      co += c[k] * o;
+      xy += x * y;
+      pq += p[k] * q;
+      pqp += p[k] * qp;
+      bq += b[k] * q;
+    }
+    return { num: co - xy, pq, pqp, bq };
+  }
+
+  function kappa(m, fill) {
+    const { num, pq } = agreementParts(m);
+    return pq > 0 ? num / pq : fill;
+  }
+
+  function mcc(m, fill) {
+    const { num, pqp, bq } = agreementParts(m);
+    if (!(pqp > 0 && bq > 0)) return fill;
+    return (num / pqp) * Math.sqrt(pqp / bq);
+  }
+
+  function geometricMacroRecall(m, fill) {
+    const r = classwise(m, fill).recall;
+    return Math.pow(r.reduce((a, x) => a * x, 1), 1 / r.length);
+  }
+
+  function harmonicMacroRecall(m, fill) {
+    const r = classwise(m, fill).recall;
+    const inv = r.map((x) => (Number.isNaN(x) ? NaN : x > 0 ? 1 / x : Infinity));
+    return r.length / sum(inv);
+  }
+
+  const mean = (v) => sum(v) / v.length;
+
+  // The keys and order of clfmetrics.METRICS.
+  const METRICS = {
+    accuracy: (m) => accuracy(m),
+    macro_recall: (m, fill) => mean(classwise(m, fill).recall),
+    macro_precision: (m, fill) => mean(classwise(m, fill).precision),
+    macro_f1: (m, fill) => mean(classwise(m, fill).f1),
+    f1_of_averages: (m, fill) => {
+      const cw = classwise(m, fill);
+      return harmonic(mean(cw.precision), mean(cw.recall));
+    },
+    weighted_f1: weightedF1,
+    kappa,
+    mcc,
+    geometric_macro_recall: geometricMacroRecall,
+    harmonic_macro_recall: harmonicMacroRecall,
+    micro_precision: (m) => accuracy(m),
+    micro_recall: (m) => accuracy(m),
+    micro_f1: (m) => microF1(m),
+    delta_f1: deltaF1,
+  };
+
+  /** Every metric of METRICS for m with zero_division `fill` (default 0). */
+  function metrics(m, fill = 0) {
+    const out = {};
+    for (const [name, fn] of Object.entries(METRICS)) out[name] = fn(m, fill);
+    return out;
+  }
+
+  window.clfmetrics = { margins, classwise, harmonic, metrics, METRICS, accuracy };
+})();

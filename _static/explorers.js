@@ -1,0 +1,676 @@
+/* The page versions of the explorers of clfmetrics.widgets (see clfmetrics/widgets/page.py).
+ *
+ * Each <div class="clf-page-explorer"> holds a JSON spec written by the library at build
+ * time; this file builds labelled controls, an aria-live readout and SVG figures from it.
+ * Formulas come from clfmetrics.js (a port checked against the library in Chromium);
+ * sweeps and simulations come precomputed in the spec. No network, no framework.
+ * Convention: m[i][j] = predicted i, true j.
+ */
+(function () {
+  "use strict";
+  const CM = () => window.clfmetrics;
+  const COLORS = ["#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#000000"];
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const MAX_COUNT = 1e7;
+
+  // --- formatting, as clfmetrics.widgets._base.fmt: 4 decimals, half to even on exact ties ---
+  function fmt(x) {
+    if (x === null || x === undefined) return "n/a";
+    if (Number.isNaN(x)) return "nan";
+    if (Object.is(x, -0)) return "-0.0000";
+    const a = Math.abs(x), s5 = a.toFixed(5);
+    if (s5.endsWith("5") && Number(s5) === a) {
+      let n = Math.floor(a * 1e4);
+      if (n % 2 === 1) n += 1;
+      return (x < 0 ? "-" : "") + (n / 1e4).toFixed(4);
+    }
+    return x.toFixed(4);
+  }
+
+  // Python's f"{x:.4g}" for the scaled matrices.
+  function fmtG(x, p = 4) {
+    if (x === 0) return "0";
+    const e = Math.floor(Math.log10(Math.abs(x)));
+    const strip = (s) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
+    if (e < -4 || e >= p) {
+      const [mant, exp] = x.toExponential(p - 1).split("e");
+      const n = Number(exp);
+      return `${strip(mant)}e${n < 0 ? "-" : "+"}${String(Math.abs(n)).padStart(2, "0")}`;
+    }
+    return strip(x.toPrecision(p));
+  }
+
+  // --- DOM helpers -----------------------------------------------------------------------
+  function el(tag, attrs = {}, children = []) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v);
+    }
+    for (const c of [].concat(children)) if (c) node.append(c);
+    return node;
+  }
+
+  let uid = 0;
+  function labelled(label, input) {
+    input.id = input.id || `clf-input-${++uid}`;
+    return el("span", { class: "clf-control" }, [el("label", { for: input.id, text: label }), input]);
+  }
+
+  function numberInput(label, value, min, max, onValue, status) {
+    const input = el("input", { type: "number", min, max, step: 1, value, inputmode: "numeric" });
+    input.addEventListener("input", () => {
+      const v = Number(input.value);
+      if (input.value === "" || !Number.isInteger(v) || v < min || v > max) {
+        status(`${label} must be a whole number from ${min} to ${max}.`);
+        return;
+      }
+      status("");
+      onValue(v);
+    });
+    return { input, node: labelled(label, input) };
+  }
+
+  function slider(label, max, value, onIndex, text) {
+    const input = el("input", { type: "range", min: 0, max, step: 1, value });
+    const out = el("output", { for: "", class: "clf-slider-value" });
+    const show = () => {
+      out.textContent = text(Number(input.value));
+      input.setAttribute("aria-valuetext", out.textContent);
+    };
+    input.addEventListener("input", () => {
+      show();
+      onIndex(Number(input.value));
+    });
+    show();
+    const node = labelled(label, input);
+    node.append(out);
+    return { input, node, set: (i) => ((input.value = i), show()) };
+  }
+
+  // A table; a cell is text, or {text, key, bold} (key: data-key for the tests and state).
+  function table(header, rows, caption) {
+    const t = el("table", { class: "clf-table" });
+    if (caption) t.append(el("caption", { text: caption }));
+    t.append(el("tr", {}, header.map((h) => el("th", { scope: "col", text: h }))));
+    for (const row of rows) {
+      t.append(
+        el(
+          "tr",
+          {},
+          row.map((c, k) => {
+            const cell = typeof c === "object" && c !== null ? c : { text: String(c) };
+            const attrs = { text: cell.text };
+            if (cell.key) attrs["data-key"] = cell.key;
+            if (cell.bold) attrs.class = "clf-match";
+            return el(k === 0 ? "th" : "td", k === 0 ? { ...attrs, scope: "row" } : attrs);
+          }),
+        ),
+      );
+    }
+    return t;
+  }
+
+  const mark = (flag) => ({ text: flag ? "✓ yes" : "✗ no" });
+
+  // --- SVG chart: lines, bars, markers, reference lines -----------------------------------
+  function chart(o) {
+    const W = o.width || 330, H = o.height || 210, L = 40, R = 10, T = 22, B = 34;
+    const [x0, x1] = o.xlim, [y0, y1] = o.ylim;
+    const X = (x) => L + ((x - x0) / (x1 - x0 || 1)) * (W - L - R);
+    const Y = (y) => H - B - ((y - y0) / (y1 - y0 || 1)) * (H - T - B);
+    const svg = document.createElementNS(SVGNS, "svg");
+    const add = (tag, attrs, text) => {
+      const n = document.createElementNS(SVGNS, tag);
+      for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+      if (text !== undefined) n.textContent = text;
+      svg.append(n);
+      return n;
+    };
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("width", W);
+    svg.setAttribute("height", H);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", o.label);
+    svg.setAttribute("class", "clf-chart");
+    add("text", { x: W / 2, y: 14, "text-anchor": "middle", class: "clf-title" }, o.title);
+    add("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#000" });
+    add("line", { x1: L, y1: T, x2: L, y2: H - B, stroke: "#000" });
+    for (const t of o.xticks || [x0, (x0 + x1) / 2, x1]) {
+      add("text", { x: X(t), y: H - B + 13, "text-anchor": "middle" }, fmtG(t, 3));
+    }
+    for (const t of o.yticks || [y0, (y0 + y1) / 2, y1]) {
+      add("text", { x: L - 4, y: Y(t) + 4, "text-anchor": "end" }, fmtG(t, 3));
+    }
+    add("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle" }, o.xlabel || "");
+    for (const h of o.hlines || []) {
+      add("line", { x1: L, x2: W - R, y1: Y(h.y), y2: Y(h.y), stroke: h.color || "#000",
+                    "stroke-dasharray": "2 3" });
+    }
+    for (const b of o.bars || []) {
+      add("rect", { x: X(b.x0), width: Math.max(X(b.x1) - X(b.x0), 0.5), y: Y(Math.max(b.y, y0)),
+                    height: Math.max(Y(y0) - Y(Math.max(b.y, y0)), 0), fill: b.color,
+                    "fill-opacity": b.opacity || 1 });
+    }
+    for (const s of o.lines || []) {
+      let d = "", pen = false;
+      s.xs.forEach((x, k) => {
+        const y = s.ys[k];
+        if (!Number.isFinite(y) || !Number.isFinite(x)) { pen = false; return; }
+        d += `${pen ? "L" : "M"}${X(x).toFixed(1)},${Y(y).toFixed(1)}`;
+        pen = true;
+      });
+      add("path", { d, fill: "none", stroke: s.color, "stroke-width": 1.8,
+                    "stroke-dasharray": s.dash || "none" });
+    }
+    for (const v of o.vlines || []) {
+      add("line", { x1: X(v.x), x2: X(v.x), y1: T, y2: H - B, stroke: v.color || "#000",
+                    "stroke-width": 1.5 });
+    }
+    for (const p of o.points || []) {
+      if (!Number.isFinite(p.y)) continue;
+      if (p.square) add("rect", { x: X(p.x) - 5, y: Y(p.y) - 5, width: 10, height: 10, fill: p.color, stroke: "#000" });
+      else add("circle", { cx: X(p.x), cy: Y(p.y), r: 5, fill: p.color, stroke: "#000" });
+    }
+    if (o.legend) {
+      const leg = el("ul", { class: "clf-legend" });
+      o.legend.forEach(([name, color, dash]) => {
+        const sw = el("span", { class: "clf-swatch", "aria-hidden": "true" });
+        sw.style.borderTop = `3px ${dash ? "dashed" : "solid"} ${color}`;
+        leg.append(el("li", {}, [sw, name]));
+      });
+      return el("figure", { class: "clf-figure" }, [svg, leg]);
+    }
+    return el("figure", { class: "clf-figure" }, [svg]);
+  }
+
+  // Grouped vertical bars: groups (labels) x series (name, values, color).
+  function groupedBars(o) {
+    const bars = [], G = o.groups.length, S = o.series.length;
+    o.series.forEach((s, k) => s.values.forEach((v, g) => {
+      const x0 = g + 0.1 + (0.8 * k) / S;
+      bars.push({ x0, x1: x0 + 0.8 / S, y: Number.isFinite(v) ? v : 0, color: s.color });
+    }));
+    const fig = chart({ ...o, xlim: [0, G], bars, xticks: [],
+                        legend: o.series.map((s) => [s.name, s.color]) });
+    const svg = fig.querySelector("svg");
+    o.groups.forEach((name, g) => {
+      const t = document.createElementNS(SVGNS, "text");
+      const W = o.width || 330;
+      t.setAttribute("x", 40 + ((g + 0.5) / G) * (W - 50));
+      t.setAttribute("y", (o.height || 210) - 21);
+      t.setAttribute("text-anchor", "middle");
+      t.textContent = name;
+      svg.append(t);
+    });
+    return fig;
+  }
+
+  // --- the frame shared by every explorer --------------------------------------------------
+  function frame(root, spec) {
+    root.innerHTML = "";
+    root.classList.add("clf-ready");
+    const heading = el("p", { class: "clf-heading" }, [
+      el("strong", { text: spec.title }),
+      " (runs in this page: no kernel, no network)",
+    ]);
+    const controls = el("div", { class: "clf-controls" });
+    const status = el("p", { class: "clf-status", role: "status" });
+    const live = el("p", { class: "clf-live", "aria-live": "polite" });
+    const readout = el("div", { class: "clf-readout" });
+    const figures = el("div", { class: "clf-figures" });
+    root.append(heading, controls, status, live, readout, figures);
+    return { controls, status: (t) => (status.textContent = t), live, readout, figures };
+  }
+
+  function replace(node, ...children) {
+    node.replaceChildren(...children.filter(Boolean));
+  }
+
+  // An editable matrix: one number input per cell, rows = predicted, columns = true.
+  function matrixEditor(m, names, onEdit, status) {
+    const n = m.length;
+    const grid = el("table", { class: "clf-table clf-matrix" });
+    grid.append(el("caption", { text: "Counts: rows = predicted, columns = true" }));
+    grid.append(el("tr", {}, [el("th", { scope: "col", text: "pred \\ true" }),
+                              ...names.map((s) => el("th", { scope: "col", text: s }))]));
+    const inputs = [];
+    for (let i = 0; i < n; i++) {
+      const row = [el("th", { scope: "row", text: names[i] })];
+      inputs.push([]);
+      for (let j = 0; j < n; j++) {
+        const input = el("input", { type: "number", min: 0, max: MAX_COUNT, step: 1,
+                                    value: m[i][j], "data-cell": `${i},${j}`,
+                                    "aria-label": `predicted ${names[i]}, true ${names[j]}` });
+        input.addEventListener("input", () => {
+          const v = Number(input.value);
+          if (input.value === "" || !Number.isInteger(v) || v < 0 || v > MAX_COUNT) {
+            status(`The cell predicted ${names[i]}, true ${names[j]} must be a whole count from 0 to ${MAX_COUNT}.`);
+            return;
+          }
+          status("");
+          onEdit(i, j, v);
+        });
+        inputs[i].push(input);
+        row.push(el("td", {}, [input]));
+      }
+      grid.append(el("tr", {}, row));
+    }
+    return { node: grid, show: (mm) => inputs.forEach((r, i) => r.forEach((x, j) => (x.value = mm[i][j]))) };
+  }
+
+  const total = (m) => m.flat().reduce((a, x) => a + x, 0);
+  const copy = (m) => m.map((r) => r.slice());
+  const metricRows = (names, values) => names.map((k) => [k, { text: fmt(values[k]), key: k }]);
+
+  // --- 1. confusion matrix ---------------------------------------------------------------
+  function confusion(root, spec) {
+    const f = frame(root, spec);
+    let m = copy(spec.matrix), editor;
+    const names = () => (spec.labels.length === m.length ? spec.labels : m.map((_, k) => String(k)));
+    const size = numberInput("classes", m.length, 2, 6, (n) => {
+      const out = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) =>
+        i < m.length && j < m.length ? m[i][j] : i === j ? 1 : 0));
+      m = out;
+      build();
+    }, f.status);
+    const holder = el("div");
+    f.controls.append(size.node, holder);
+    function build() {
+      editor = matrixEditor(m, names(), (i, j, v) => { m[i][j] = v; refresh(); }, f.status);
+      replace(holder, editor.node);
+      refresh();
+    }
+    function refresh() {
+      if (total(m) === 0) {
+        f.live.textContent = "All counts are 0: there is nothing to evaluate.";
+        replace(f.readout); replace(f.figures);
+        return;
+      }
+      const values = CM().metrics(m, 0), cw = CM().classwise(m, 0), nm = names();
+      f.live.textContent = `accuracy ${fmt(values.accuracy)}, macro F1 ${fmt(values.macro_f1)}, ` +
+        `kappa ${fmt(values.kappa)}, MCC ${fmt(values.mcc)}`;
+      replace(f.readout,
+        table(["metric", "value"], metricRows(spec.metrics, values), `|S| = ${total(m)}`),
+        table(["class", "bias", "prevalence", "P", "R", "F1"], nm.map((s, i) => [s,
+          { text: String(cw.bias[i]), key: `bias:${i}` }, { text: String(cw.prevalence[i]), key: `prevalence:${i}` },
+          { text: fmt(cw.precision[i]), key: `precision:${i}` }, { text: fmt(cw.recall[i]), key: `recall:${i}` },
+          { text: fmt(cw.f1[i]), key: `f1:${i}` }]), "Per class"));
+      const top = Math.max(...cw.bias, ...cw.prevalence);
+      replace(f.figures,
+        groupedBars({ title: "per class P, R, F1", groups: nm, ylim: [0, 1],
+          label: `Bars of precision, recall and F1 per class: ${nm.map((s, i) =>
+            `${s} P ${fmt(cw.precision[i])} R ${fmt(cw.recall[i])}`).join("; ")}`,
+          series: [{ name: "precision", values: cw.precision, color: COLORS[0] },
+                   { name: "recall", values: cw.recall, color: COLORS[1] },
+                   { name: "F1", values: cw.f1, color: COLORS[2] }] }),
+        groupedBars({ title: "bias and prevalence", groups: nm, ylim: [0, top],
+          label: `Bars of bias and prevalence per class: ${nm.map((s, i) =>
+            `${s} bias ${cw.bias[i]} prevalence ${cw.prevalence[i]}`).join("; ")}`,
+          series: [{ name: "bias (row sum)", values: cw.bias, color: COLORS[3] },
+                   { name: "prevalence (column sum)", values: cw.prevalence, color: COLORS[4] }] }));
+    }
+    build();
+    return { state: () => ({ matrix: copy(m), metrics: CM().metrics(m, 0), classwise: CM().classwise(m, 0) }) };
+  }
+
+  // --- 2. the two macro F1s ----------------------------------------------------------------
+  const roundHalfEven = (x) => {
+    const r = Math.round(x);
+    return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+  };
+
+  function skewErrors(m, t) {
+    const out = copy(m), n = m.length;
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
+      const e = m[i][j] + m[j][i], above = roundHalfEven(t * e);
+      out[i][j] = above; out[j][i] = e - above;
+    }
+    return out;
+  }
+
+  function errorSkew(m) {
+    let above = 0, errors = 0;
+    m.forEach((r, i) => r.forEach((x, j) => { if (j > i) above += x; if (i !== j) errors += x; }));
+    return errors > 0 ? above / errors : 0.5;
+  }
+
+  function macroF1State(m, spec) {
+    const M = CM().METRICS, sup = spec.supremum[String(m.length)], delta = M.delta_f1(m, 0);
+    return { macro_f1: M.macro_f1(m, 0), f1_of_averages: M.f1_of_averages(m, 0), delta_f1: delta,
+             supremum: sup, share_of_supremum: delta / sup, skew: errorSkew(m) };
+  }
+
+  function macroF1(root, spec) {
+    const f = frame(root, spec);
+    let m = copy(spec.matrix), editor;
+    const names = () => m.map((_, k) => "abc"[k]);
+    const holder = el("div");
+    const skew = slider("error skew", 100, Math.round(errorSkew(m) * 100), (i) => {
+      if (total(m) === 0 || total(m) === m.reduce((a, r, k) => a + r[k], 0)) return;
+      m = skewErrors(m, i / 100);
+      editor.show(m);
+      refresh(false);
+    }, (i) => (i / 100).toFixed(2));
+    const presets = el("span", { class: "clf-control", role: "group", "aria-label": "presets" },
+      Object.keys(spec.presets).map((name) => el("button", { type: "button", text: name,
+        onclick: () => { m = copy(spec.presets[name]); build(); } })));
+    f.controls.append(presets, holder, skew.node);
+    function build() {
+      editor = matrixEditor(m, names(), (i, j, v) => { m[i][j] = v; refresh(true); }, f.status);
+      replace(holder, editor.node);
+      refresh(true);
+    }
+    function refresh(moveSlider) {
+      if (total(m) === 0) {
+        f.live.textContent = "All counts are 0: there is nothing to evaluate.";
+        replace(f.readout); replace(f.figures);
+        return;
+      }
+      const s = macroF1State(m, spec);
+      if (moveSlider) skew.set(Math.round(s.skew * 100));
+      f.live.textContent = `macro F1 ${fmt(s.macro_f1)}, F1 of averages ${fmt(s.f1_of_averages)}, Δ ${fmt(s.delta_f1)}`;
+      replace(f.readout, table(["quantity", "value"], [
+        ["macro F1 (mean of F1_i)", { text: fmt(s.macro_f1), key: "macro_f1" }],
+        ["F1 of averages H(macP, macR)", { text: fmt(s.f1_of_averages), key: "f1_of_averages" }],
+        ["Δ (closed form)", { text: fmt(s.delta_f1), key: "delta_f1" }],
+        [`sup Δ for n = ${m.length}`, { text: fmt(s.supremum), key: "supremum" }],
+        ["Δ / sup", { text: fmt(s.share_of_supremum), key: "share_of_supremum" }]]));
+      const stack = spec.grid.map((t) => skewErrors(m, t)), M = CM().METRICS;
+      const lines = [["macro F1 (mean of F1_i)", (x) => M.macro_f1(x, 0), COLORS[0]],
+                     ["F1 of averages H(macP, macR)", (x) => M.f1_of_averages(x, 0), COLORS[3]],
+                     ["Δ", (x) => M.delta_f1(x, 0), COLORS[4], "5 3"]];
+      replace(f.figures, chart({ title: "same errors, different direction", xlim: [0, 1], ylim: [0, 1.02],
+        xlabel: "share of each error pair above the diagonal", yticks: [0, 0.5, 1],
+        label: `Both macro F1s and Δ against the error skew; the current skew ${s.skew.toFixed(2)} is marked.`,
+        lines: lines.map(([, fn, color, dash]) => ({ xs: spec.grid, ys: stack.map(fn), color, dash })),
+        vlines: [{ x: s.skew }], hlines: [{ y: s.supremum }],
+        legend: [...lines.map(([name, , c, d]) => [name, c, d]), [`sup Δ for n = ${m.length}`, "#000", true]] }));
+    }
+    build();
+    return { state: () => ({ matrix: copy(m), readout: total(m) ? macroF1State(m, spec) : null }) };
+  }
+
+  // --- 3. non-monotonicity ------------------------------------------------------------------
+  function nonmonotonicity(root, spec) {
+    const f = frame(root, spec), n = spec.matrix.length, nm = spec.labels, M = CM().METRICS;
+    let m, trace, cell = spec.cell.slice();
+    const now = (mm) => Object.fromEntries(spec.metrics.map((k) => [k, M[k](mm, 0)]));
+    const select = el("select", {}, [].concat(...nm.map((_, i) => nm.map((_, j) => i === j ? null :
+      el("option", { value: `${i},${j}`, text: `predicted ${nm[i]}, true ${nm[j]} (${i}, ${j})` }))))
+      .filter(Boolean));
+    select.value = cell.join(",");
+    select.addEventListener("change", () => (cell = select.value.split(",").map(Number)));
+    const step = numberInput("errors", spec.step, 1, 1000, () => {}, f.status);
+    const add = el("button", { type: "button", text: "add errors", onclick: () => {
+      const k = Number(step.input.value);
+      if (!Number.isInteger(k) || k < 1 || k > 1000) return;
+      for (let s = 0; s < k; s++) {
+        m[cell[0]][cell[1]] += 1;
+        const v = now(m);
+        spec.metrics.forEach((name) => trace[name].push(v[name]));
+      }
+      refresh();
+    } });
+    const reset = el("button", { type: "button", text: "reset", onclick: () => start() });
+    f.controls.append(labelled("cell", select), step.node, add, reset);
+    function start() {
+      m = copy(spec.matrix);
+      const v = now(m);
+      trace = Object.fromEntries(spec.metrics.map((k) => [k, [v[k]]]));
+      refresh();
+    }
+    function refresh() {
+      const added = trace[spec.metrics[0]].length - 1;
+      const rows = spec.metrics.map((k) => {
+        const a = trace[k][0], b = trace[k][added];
+        return [k, fmt(a), { text: fmt(b), key: k }, b > a + 1e-12 ? "rose" : b < a - 1e-12 ? "fell" : "same"];
+      });
+      f.live.textContent = `${added} errors added: ` + spec.metrics.map((k) => `${k} ${fmt(trace[k][added])}`).join(", ");
+      replace(f.readout,
+        table(["pred \\ true", ...nm], m.map((r, i) => [nm[i], ...r.map((x, j) => ({ text: String(x), key: `m:${i},${j}` }))]),
+              `${added} errors added`),
+        table(["metric", "start", "now", "change"], rows));
+      const xs = trace[spec.metrics[0]].map((_, k) => k), all = [].concat(...Object.values(trace));
+      replace(f.figures, chart({ title: "adding errors one at a time", xlim: [0, Math.max(added, 1)],
+        ylim: [Math.min(0, ...all), Math.max(1, ...all)], xlabel: "errors added",
+        label: `Traces of ${spec.metrics.join(", ")} against the ${added} errors added.`,
+        lines: spec.metrics.map((k, c) => ({ xs, ys: trace[k], color: COLORS[c] })),
+        legend: spec.metrics.map((k, c) => [k, COLORS[c]]) }));
+    }
+    start();
+    return { state: () => ({ matrix: copy(m), trace: JSON.parse(JSON.stringify(trace)) }) };
+  }
+
+  // --- 4. the F-measure paradox --------------------------------------------------------------
+  const same = (x, y) => (Number.isNaN(x) || Number.isNaN(y) ? Number.isNaN(x) && Number.isNaN(y)
+    : Math.abs(x - y) <= Math.max(1e-12 * Math.max(Math.abs(x), Math.abs(y)), 1e-15));
+
+  function propositions(a, b, h) {
+    const aZero = same(a, 0);
+    return { 1: !aZero || same(h, 0), 2: !same(h, 0) || aZero,
+             3: !(!aZero && same(h, a)) || same(b, a), 4: !(!aZero && same(h, b)) || same(b, a) };
+  }
+
+  function paradoxState(c) {
+    const m = [[c[0], c[1]], [c[2], c[3]]], out = {};
+    for (const [key, fill] of [["zero", 0], ["nan", NaN]]) {
+      const cw = CM().classwise(m, fill);
+      out[key] = { precision: cw.precision[0], recall: cw.recall[0], f1: cw.f1[0] };
+    }
+    const pz = propositions(out.zero.precision, out.zero.recall, out.zero.f1);
+    const pn = propositions(out.nan.precision, out.nan.recall, out.nan.f1);
+    out.propositions = Object.fromEntries([1, 2, 3, 4].map((k) => [k, { zero: pz[k], nan: pn[k] }]));
+    return out;
+  }
+
+  function paradox(root, spec) {
+    const f = frame(root, spec), c = spec.counts.slice();
+    ["TP", "FP", "FN"].forEach((name, k) => f.controls.append(
+      numberInput(name, c[k], 0, MAX_COUNT, (v) => { c[k] = v; refresh(); }, f.status).node));
+    f.controls.append(el("span", { class: "clf-control", text: `TN = ${c[3]}` }));
+    function refresh() {
+      if (c[0] + c[1] + c[2] + c[3] === 0) {
+        f.live.textContent = "TP + FP + FN + TN must be positive: there is nothing to evaluate.";
+        return;
+      }
+      const r = paradoxState(c);
+      f.live.textContent = `0/0 = 0: P ${fmt(r.zero.precision)}, R ${fmt(r.zero.recall)}, F1 ${fmt(r.zero.f1)}; ` +
+        `0/0 = NaN: P ${fmt(r.nan.precision)}, R ${fmt(r.nan.recall)}, F1 ${fmt(r.nan.f1)}`;
+      replace(f.readout,
+        table(["", "precision a", "recall b", "F1 = H(a, b)"], [["zero", "0/0 = 0"], ["nan", "0/0 = NaN"]].map(([k, label]) =>
+          [label, ...["precision", "recall", "f1"].map((q) => ({ text: fmt(r[k][q]), key: `${k}:${q}` }))])),
+        table(["proposition", "holds (0/0 = 0)", "holds (0/0 = NaN)", "talk: HM", "talk: F1"],
+          Object.entries(spec.propositions).map(([k, text]) => [text,
+            { ...mark(r.propositions[k].zero), key: `prop:${k}:zero` }, { ...mark(r.propositions[k].nan), key: `prop:${k}:nan` },
+            mark(spec.verdicts[k][0]), mark(spec.verdicts[k][1])])));
+    }
+    refresh();
+    return { state: () => paradoxState(c) };
+  }
+
+  // --- 5. prevalence --------------------------------------------------------------------
+  function prevalence(root, spec) {
+    const f = frame(root, spec), lam = spec.lambdas, idx = spec.start.slice();
+    const scaled = () => spec.matrix.map((r) => r.map((x, j) => x * lam[j][idx[j]]));
+    spec.labels.forEach((name, j) => f.controls.append(slider(`λ ${name}`, lam[j].length - 1, idx[j],
+      (i) => { idx[j] = i; refresh(); }, (i) => fmtG(lam[j][i], 3)).node));
+    const state = () => {
+      const before = CM().metrics(spec.matrix, 0), after = CM().metrics(scaled(), 0);
+      const changed = Object.fromEntries(spec.metrics.map((k) => [k, Math.abs(after[k] - before[k]) > 1e-12]));
+      return { lambda: idx.map((i, j) => lam[j][i]), scaled: scaled(), before, after, changed };
+    };
+    function refresh() {
+      const s = state(), moved = spec.metrics.filter((k) => s.changed[k]);
+      f.live.textContent = `λ = ${s.lambda.map((x) => fmtG(x, 3)).join(", ")}; moved: ${moved.join(", ") || "none"}`;
+      replace(f.readout,
+        table(["metric", "m", "m·λ", "moved"], spec.metrics.map((k) => [k, fmt(s.before[k]),
+          { text: fmt(s.after[k]), key: k }, { ...mark(s.changed[k]), key: `moved:${k}` }])),
+        table(["pred \\ true", ...spec.labels], s.scaled.map((r, i) => [spec.labels[i], ...r.map((x) => fmtG(x))]),
+              "scaled matrix m·λ (rows = predicted, columns = true)"));
+      const lo = Math.min(0, ...Object.values(s.before), ...Object.values(s.after).filter(Number.isFinite));
+      replace(f.figures, groupedBars({ title: "every metric before and after scaling", width: 660,
+        groups: spec.metrics.map((k, i) => String(i + 1)), ylim: [lo, 1],
+        label: `Bars of each metric for m and m·λ; moved: ${moved.join(", ") || "none"}. Bars are numbered in the order of the table.`,
+        series: [{ name: "m", values: spec.metrics.map((k) => s.before[k]), color: COLORS[1] },
+                 { name: "m·λ", values: spec.metrics.map((k) => s.after[k]), color: COLORS[4] }] }));
+    }
+    refresh();
+    return { state };
+  }
+
+  // --- 6. chance baseline -------------------------------------------------------------------
+  function chance(root, spec) {
+    const f = frame(root, spec), n = spec.n, L = spec.levels.length;
+    const last = L - 1, pk = new Array(n).fill(last), zk = new Array(n).fill(last);
+    const group = (title, keys, kind) => el("fieldset", { class: "clf-fieldset" }, [el("legend", { text: title }),
+      ...keys.map((_, k) => slider(`${kind} ${k}`, last, last, (i) => { keys[k] = i; refresh(); },
+        (i) => spec.levels[i].toFixed(2)).node)]);
+    f.controls.append(group("data: prevalence (weights)", pk, "P(c=k)"),
+      group("classifier: prediction distribution (weights)", zk, "P(f→k)"),
+      el("p", { text: `${spec.settings.n_sets} data sets of ${spec.settings.n_items} items, seed ${spec.settings.seed} ` +
+        "(fixed in the page version; every weight is 0, 0.5 or 1)" }));
+    const state = () => {
+      const ip = spec.index[pk.join(",")], iz = spec.index[zk.join(",")];
+      if (ip === undefined || iz === undefined) return null;
+      const p = spec.vectors[ip], z = spec.vectors[iz], stats = spec.stats[ip * spec.vectors.length + iz];
+      const limits = CM().metrics(z.map((zi) => p.map((pj) => zi * pj)), 0);
+      const summary = {};
+      spec.metrics.forEach((k, r) => (summary[k] = { mean: stats[r][0] / 1e4, q05: stats[r][1] / 1e4,
+        q95: stats[r][2] / 1e4, omega: spec.omega[k], limit: limits[k] }));
+      return { prevalence: p, prediction: z, summary };
+    };
+    function refresh() {
+      const s = state();
+      if (!s) {
+        f.live.textContent = "Each distribution needs a positive weight.";
+        replace(f.readout); replace(f.figures);
+        return;
+      }
+      const dist = s.prevalence.map((a, k) => `${a.toFixed(2)}/${s.prediction[k].toFixed(2)}`).join(", ");
+      f.live.textContent = `prevalence/prediction per class: ${dist}; mean kappa ${fmt(s.summary.kappa.mean)}, ` +
+        `mean accuracy ${fmt(s.summary.accuracy.mean)}`;
+      replace(f.readout, table(["metric", "mean", "5%", "95%", "ω(n)", "limit"], spec.metrics.map((k) => {
+        const q = s.summary[k];
+        return [k, { text: fmt(q.mean), key: `mean:${k}` }, { text: fmt(q.q05), key: `q05:${k}` },
+                { text: fmt(q.q95), key: `q95:${k}` }, fmt(q.omega), { text: fmt(q.limit), key: `limit:${k}` }];
+      }), `prevalence/prediction per class: ${dist}`));
+      const sh = spec.shown, y = (k) => sh.length - sh.indexOf(k);
+      replace(f.figures, chart({ title: "chance scores: 5%–95% range, mean (dot), ω(n) (square)", width: 520,
+        height: 60 + 30 * sh.length, xlim: [-1, 1], ylim: [0, sh.length + 1], xticks: [-1, 0, 1 / n, 1],
+        yticks: [], xlabel: sh.map((k, i) => `${i + 1} ${k}`).join(", "),
+        label: `Ranges of the chance scores: ${sh.map((k) => `${k} mean ${fmt(s.summary[k].mean)}`).join(", ")}`,
+        lines: sh.map((k, c) => ({ xs: [s.summary[k].q05, s.summary[k].q95], ys: [y(k), y(k)], color: COLORS[c] })),
+        points: [...sh.map((k, c) => ({ x: s.summary[k].mean, y: y(k), color: COLORS[c] })),
+                 ...sh.filter((k) => spec.omega[k] !== null).map((k) => ({ x: spec.omega[k], y: y(k) + 0.3, color: "#fff", square: true }))] }));
+    }
+    refresh();
+    return { state };
+  }
+
+  // --- 7. metric chooser -------------------------------------------------------------------
+  function chooser(root, spec) {
+    const f = frame(root, spec), ticked = new Set();
+    let calibrated = false;
+    const box = el("fieldset", { class: "clf-fieldset" }, [el("legend", { text: "Which properties do you need?" })]);
+    for (const [code, name] of Object.entries(spec.properties)) {
+      const input = el("input", { type: "checkbox", value: code });
+      input.addEventListener("change", () => { input.checked ? ticked.add(code) : ticked.delete(code); refresh(); });
+      box.append(labelled(`${code} ${name}`, input));
+    }
+    const toggle = el("button", { type: "button", "aria-pressed": "false", text: "after calibration",
+      onclick: () => { calibrated = !calibrated; toggle.setAttribute("aria-pressed", String(calibrated)); refresh(); } });
+    f.controls.append(box, toggle);
+    const isCal = (name) => name.endsWith("~");
+    const matching = () => Object.entries(spec.table).filter(([name, props]) =>
+      (calibrated || !isCal(name)) && [...ticked].every((c) => props[c] === true)).map(([name]) => name);
+    function refresh() {
+      const found = matching(), codes = Object.keys(spec.properties);
+      f.live.textContent = `Matching: ${found.join(", ") || "none"}`;
+      replace(f.readout, el("p", { "data-key": "matching", text: `Matching: ${found.join(", ") || "none"}` }),
+        table(["metric", ...codes], Object.entries(spec.table).filter(([name]) => calibrated || !isCal(name))
+          .map(([name, props]) => [{ text: name, bold: found.includes(name) }, ...codes.map((c) => mark(props[c] === true))])));
+    }
+    refresh();
+    return { state: () => ({ required: [...ticked], calibrated, matching: matching() }) };
+  }
+
+  // --- 8. threshold ----------------------------------------------------------------------
+  function threshold(root, spec) {
+    const f = frame(root, spec), M = CM().METRICS, th = spec.thresholds;
+    const stack = spec.stack.map((q) => [[q[0], q[1]], [q[2], q[3]]]);
+    const negatives = stack[0][0][0], positives = stack[0][0][1];
+    const fpr = stack.map((m) => m[1][0] / negatives), tpr = stack.map((m) => m[1][1] / positives);
+    const prec = stack.map((m) => (m[1][0] + m[1][1] > 0 ? m[1][1] / (m[1][0] + m[1][1]) : NaN));
+    const xs = [Math.max(...th) + (th[0] - th[th.length - 1]) / 50, ...th];  // +inf drawn past the top score
+    const curves = Object.entries(spec.curves).map(([label, name], c) => ({ label, color: COLORS[c],
+      ys: stack.map((m) => M[name](m, 0)) }));
+    let i = spec.start;
+    const tOf = (i) => spec.low + i * spec.step;
+    const kOf = (t) => th.filter((s) => s >= t).length;
+    const s = slider("threshold t", spec.steps, i, (j) => { i = j; refresh(); }, (j) => fmtG(tOf(j), 4));
+    s.input.classList.add("clf-wide");
+    f.controls.append(s.node);
+    const state = () => {
+      const t = tOf(i), k = kOf(t), m = stack[k], cw = CM().classwise(m, NaN);
+      return { t, k, matrix: m, bias: cw.bias, prevalence: cw.prevalence, precision: cw.precision[1],
+               recall: cw.recall[1], metrics: CM().metrics(m, 0) };
+    };
+    function refresh() {
+      const st = state(), m = st.matrix, b = st.bias, p = st.prevalence, N = b[0] + b[1];
+      const caption = `t = ${fmtG(st.t, 4)}: bias(pos) = ${(b[1] / N).toFixed(3)}, prevalence(pos) = ` +
+        `${(p[1] / N).toFixed(3)}, P = ${fmt(st.precision)}, R = ${fmt(st.recall)}`;
+      f.live.textContent = `${caption}; accuracy ${fmt(st.metrics.accuracy)}, macro F1 ${fmt(st.metrics.macro_f1)}`;
+      const c = (x, key) => ({ text: String(x), key });
+      replace(f.readout,
+        table(["pred \\ true", "negative", "positive", "bias"], [
+          ["pred negative", c(m[0][0], "m:0,0"), c(m[0][1], "m:0,1"), c(b[0], "bias:0")],
+          ["pred positive", c(m[1][0], "m:1,0"), c(m[1][1], "m:1,1"), c(b[1], "bias:1")],
+          ["prevalence", c(p[0], "prevalence:0"), c(p[1], "prevalence:1"), String(N)]], caption),
+        table(["metric", "value"], metricRows(spec.metrics, st.metrics)));
+      const k = st.k, tx = Math.min(Math.max(st.t, spec.edges[0]), spec.edges[spec.edges.length - 1]);
+      const tops = Math.max(...spec.negatives, ...spec.positives), E = spec.edges;
+      const hist = (counts, color) => counts.map((y, h) => ({ x0: E[h], x1: E[h + 1], y, color, opacity: 0.6 }));
+      replace(f.figures,
+        chart({ title: "metrics against the threshold", xlim: [xs[xs.length - 1], xs[0]], ylim: [-0.05, 1.02],
+          xlabel: "threshold t", label: `Metrics against the threshold; line at t = ${fmtG(st.t, 4)}.`,
+          lines: curves.map((cv) => ({ xs, ys: cv.ys, color: cv.color })), vlines: [{ x: Math.min(st.t, xs[0]) }],
+          legend: curves.map((cv) => [cv.label, cv.color]) }),
+        chart({ title: "ROC curve", xlim: [0, 1], ylim: [0, 1], xlabel: "false positive rate",
+          label: `ROC curve; the current threshold at false positive rate ${fmt(fpr[k])}, recall ${fmt(tpr[k])}.`,
+          lines: [{ xs: fpr, ys: tpr, color: COLORS[3] }], points: [{ x: fpr[k], y: tpr[k], color: COLORS[4] }] }),
+        chart({ title: "precision–recall curve", xlim: [0, 1], ylim: [0, 1], xlabel: "recall",
+          label: `Precision–recall curve; the current threshold at recall ${fmt(tpr[k])}, precision ${fmt(prec[k])}.`,
+          lines: [{ xs: tpr, ys: prec, color: COLORS[2] }], points: [{ x: tpr[k], y: prec[k], color: COLORS[4], square: true }] }),
+        chart({ title: "scores of the two classes", xlim: [E[0], E[E.length - 1]], ylim: [0, tops],
+          xlabel: "score (line: threshold)", bars: [...hist(spec.negatives, COLORS[1]), ...hist(spec.positives, COLORS[0])],
+          label: `Histograms of the scores of the negatives and the positives; threshold line at ${fmtG(st.t, 4)}.`,
+          vlines: [{ x: tx }], legend: [["negatives", COLORS[1]], ["positives", COLORS[0]]] }),
+        groupedBars({ title: "bias and prevalence", groups: ["negative", "positive"], ylim: [0, N],
+          label: `Bias ${b[0]} and ${b[1]}, prevalence ${p[0]} and ${p[1]} of negative and positive.`,
+          series: [{ name: "bias (predicted)", values: b, color: COLORS[3] },
+                   { name: "prevalence (true)", values: p, color: COLORS[4] }] }));
+    }
+    refresh();
+    return { state };
+  }
+
+  const KINDS = { confusion, macro_f1: macroF1, nonmonotonicity, paradox, prevalence, chance, chooser, threshold };
+
+  function init() {
+    const t0 = performance.now();
+    window.clfExplorers = window.clfExplorers || {};
+    for (const root of document.querySelectorAll(".clf-page-explorer:not(.clf-ready)")) {
+      const spec = JSON.parse(root.querySelector("script.clf-spec").textContent);
+      window.clfExplorers[root.id] = KINDS[spec.kind](root, spec);
+    }
+    // benchmarks/bench_pages.py: time to interactive, and the explorers' own share of it
+    window.clfPage.readyAt = performance.now();
+    window.clfPage.initMs = window.clfPage.readyAt - t0;
+  }
+
+  window.clfPage = { fmt, fmtG, skewErrors, errorSkew, propositions, init };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

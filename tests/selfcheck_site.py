@@ -1,0 +1,161 @@
+"""A tiny Sphinx project with the ``{selfcheck}`` directive, built in a few seconds.
+
+Used by ``tests/test_selfcheck.py`` (the extension's HTML, its build errors, and the
+grading in Chromium) so that those tests need no book build.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXT = ROOT / "_ext"
+SPHINX_BUILD = Path(sys.executable).parent / "sphinx-build"
+
+CONF = f"""
+import sys
+sys.path.insert(0, {str(EXT)!r})
+project = "selfcheck"
+extensions = ["myst_parser", "selfcheck"]
+myst_enable_extensions = ["dollarmath"]
+html_static_path = ["_static"]
+html_js_files = ["selfcheck.js"]
+html_css_files = ["selfcheck.css"]
+html_theme = "basic"
+"""
+
+#: One question of each kind, and one whose question has a second block.
+PAGE = """# Self-checks
+
+```{selfcheck}
+:answer: cm.accuracy([[3, 1], [1, 5]])
+:digits: 2
+:feedback: Accuracy is the diagonal over the total, $(3 + 5) / 10$.
+
+What is the accuracy of the matrix with rows (3, 1) and (1, 5)?
+```
+
+```{selfcheck}
+:feedback: Rows are predictions and columns truth, so row 1, column 2.
+
+Which cell counts the items predicted *neutral* whose true class is *positive*?
+
+- [ ] `m[2, 1]`
+- [x] `m[1, 2]`
+- [ ] `m[1, 1]`
+```
+
+```{selfcheck}
+:answer: np.trace(np.array([[40, 10], [20, 120]]))
+:digits: 0
+:feedback: The diagonal holds the correct items: 40 + 120.
+
+How many items of this matrix are classified correctly?
+
+| | true a | true b |
+|---|---|---|
+| predicted a | 40 | 10 |
+| predicted b | 20 | 120 |
+```
+"""
+
+
+def build(folder: Path, page: str = PAGE) -> subprocess.CompletedProcess:
+    """Write the project into ``folder`` and build it with warnings as errors."""
+    (folder / "_static").mkdir(parents=True, exist_ok=True)
+    for name in ("selfcheck.js", "selfcheck.css"):
+        shutil.copy(ROOT / "_static" / name, folder / "_static" / name)
+    (folder / "conf.py").write_text(CONF)
+    (folder / "index.md").write_text(page)
+    return subprocess.run(
+        [str(SPHINX_BUILD), "-W", "-q", "-b", "html", str(folder), str(folder / "_build")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory: Path):
+    """Serve ``directory`` on a free loopback port; returns (base url, server)."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}", server
+
+
+# --- driving a self-check in the browser (Playwright), shared with test_selfcheck_book.py ---
+
+
+def reply_for(spec, right: bool) -> str | int:
+    """A right or a wrong reply: a choice index, or the text a reader types."""
+    if spec.kind == "choice":
+        return spec.correct if right else (spec.correct + 1) % len(spec.choices)
+    if right:
+        return spec.shown_answer()
+    wrong = spec.answer + max(10 * spec.tolerance, 1.0)
+    return f"{wrong:.{spec.digits}f}"
+
+
+def verdict(form) -> tuple[str | None, str]:
+    """The form's state after a reply and the text of its live region."""
+    return form.get_attribute("data-state"), form.locator(".clf-sc-result").inner_text()
+
+
+def answer_by_pointer(form, spec, right: bool) -> tuple[str | None, str]:
+    """Click the choice (its label) or type into the field, then click Check."""
+    reply = reply_for(spec, right)
+    if spec.kind == "choice":
+        form.locator(f"label[for$='-{reply}']").click()
+    else:
+        form.locator("input[type=text]").fill(reply)
+    form.locator("button[type=submit]").click()
+    return verdict(form)
+
+
+def answer_by_keyboard(page, form, spec, right: bool) -> tuple[str | None, str]:
+    """Tab into the form, choose with the arrow keys or type, and submit with the keyboard."""
+    # a focus stop just before the form, so that one Tab enters it as a reader's would
+    form.evaluate(
+        "f => { const a = document.createElement('a'); a.href = '#'; a.id = 'clf-sc-start';"
+        " a.textContent = 'start'; f.before(a); }"
+    )
+    page.focus("#clf-sc-start")
+    page.keyboard.press("Tab")
+    reply = reply_for(spec, right)
+    if spec.kind == "choice":
+        # Tab enters the group on its checked radio, or its first one; arrows move and check
+        current = int(page.evaluate("() => document.activeElement.value"))
+        checked = form.locator("input[type=radio]:checked").count()
+        if not checked:
+            page.keyboard.press("Space")
+        for _ in range((reply - current) % len(spec.choices)):
+            page.keyboard.press("ArrowDown")
+        assert int(form.locator("input[type=radio]:checked").input_value()) == reply
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.type") == "submit"
+        page.keyboard.press("Enter")
+    else:
+        page.keyboard.press("Control+A")
+        page.keyboard.type(reply)
+        page.keyboard.press("Enter")  # Enter in a text field submits its form
+    page.evaluate("() => document.getElementById('clf-sc-start').remove()")
+    return verdict(form)
+
+
+def specs(source: Path) -> list:
+    """The parsed self-checks of a MyST source, in page order (empty when it has none)."""
+    sys.path.insert(0, str(EXT))
+    import selfcheck
+
+    return [selfcheck.parse(o, c) for _, o, c in selfcheck.read_blocks(source.read_text())]

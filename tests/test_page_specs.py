@@ -1,0 +1,73 @@
+"""The page versions' specs (no browser): what the library embeds in the page for each explorer."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from page_site import screening_sample
+
+from clfmetrics.widgets import (
+    chance_baseline_simulator,
+    confusion_matrix_explorer,
+    prevalence_explorer,
+    threshold_explorer,
+)
+from clfmetrics.widgets._base import fmt
+from clfmetrics.widgets._page_specs import chance_vectors
+from clfmetrics.widgets.chance import chance_summary, simulate_chance
+from clfmetrics.widgets.page import page_html, page_spec, page_view
+
+
+def test_page_spec_rejects_what_is_not_an_explorer():
+    with pytest.raises(ValueError, match="explorer must be one of the explorers"):
+        page_spec([[1, 2], [3, 4]])
+
+
+def test_snippet_is_deterministic_and_cannot_close_its_script_early():
+    ex = confusion_matrix_explorer([[5, 1], [2, 7]], ["</script>", "b"], live_figure=False)
+    first, second = page_html(ex), page_html(ex)
+    assert first == second
+    assert first.count("</script>") == 1  # only the real end of the JSON
+    data = first.split('class="clf-spec">', 1)[1].rsplit("</script>", 1)[0]
+    assert json.loads(data)["labels"] == ["</script>", "b"]
+    assert page_view(ex)._repr_html_() == first
+
+
+def test_threshold_spec_holds_the_sweep_and_both_score_distributions():
+    y, scores = screening_sample(500, seed=3)
+    ex = threshold_explorer(y, scores, live_figure=False)
+    spec = page_spec(ex)
+    assert np.array_equal(np.reshape(spec["stack"], (-1, 2, 2)), ex.stack)
+    assert sum(spec["negatives"]) == (y == 0).sum()
+    assert sum(spec["positives"]) == (y == 1).sum()
+    want, _ = np.histogram(scores[y == 1], bins=spec["edges"])
+    assert spec["positives"] == want.tolist()
+    assert spec["low"] + spec["start"] * spec["step"] == pytest.approx(ex.threshold)
+
+
+def test_prevalence_spec_starts_at_the_explorers_scale():
+    ex = prevalence_explorer([[15, 5], [10, 10]], live_figure=False)
+    ex.set_scale([0.5, 4])
+    spec = page_spec(ex)
+    assert [lam[i] for lam, i in zip(spec["lambdas"], spec["start"], strict=True)] == [0.5, 4.0]
+    assert all(lam == sorted(lam) and lam[0] == 0.01 and lam[-1] == 100 for lam in spec["lambdas"])
+
+
+def test_chance_spec_is_the_library_simulation_of_each_state():
+    sim = chance_baseline_simulator(2, live_figure=False, n_sets=50, n_items=30, seed=4)
+    spec = page_spec(sim)
+    vectors, index = chance_vectors(2)
+    # weights (0, 1/2, 1)^2 without (0, 0): five distributions; (1, 0) and (1/2, 0) are one
+    assert len(vectors) == 5 and index["2,0"] == index["1,0"]
+    k = len(vectors) * 2 + 1  # prevalence vectors[2], prediction vectors[1]
+    p, z = vectors[2], vectors[1]
+    summary = chance_summary(simulate_chance(p, z, n_sets=50, n_items=30, seed=4), p, z)
+    for row, s in zip(spec["stats"][k], summary.values(), strict=True):
+        assert [x / 10**4 for x in row] == [float(fmt(s[q])) for q in ("mean", "q05", "q95")]
+
+
+def test_chance_spec_rejects_many_classes():
+    with pytest.raises(ValueError, match="up to 3 classes"):
+        page_spec(chance_baseline_simulator(4, live_figure=False, n_sets=10))
