@@ -18,8 +18,10 @@
     if (x === null || x === undefined) return "n/a";
     if (Number.isNaN(x)) return "nan";
     if (Object.is(x, -0)) return "-0.0000";
-    const a = Math.abs(x), s5 = a.toFixed(5);
-    if (s5.endsWith("5") && Number(s5) === a) {
+    // An exact tie at the 4th decimal is an odd multiple of 1/32 (5^4 must cancel); toFixed
+    // rounds it up, Python to even. a * 32 is exact (a power of two).
+    const a = Math.abs(x), t = a * 32;
+    if (Number.isInteger(t) && t % 2 === 1) {
       let n = Math.floor(a * 1e4);
       if (n % 2 === 1) n += 1;
       return (x < 0 ? "-" : "") + (n / 1e4).toFixed(4);
@@ -28,8 +30,20 @@
   }
 
   // Python's f"{x:.4g}" for the scaled matrices.
+  // x with an exact tie at its p-th significant digit moved to the even neighbour's side
+  // (toPrecision rounds ties away from zero; Python's format rounds them to even).
+  function tieToEven(x, p) {
+    const [mant, exp] = Math.abs(x).toExponential(p + 24).split("e");
+    const digits = mant.replace(".", "");
+    if (digits[p] !== "5" || !/^0*$/.test(digits.slice(p + 1))) return x;
+    if (Number(digits[p - 1]) % 2 === 1) return x;  // rounding up lands on even
+    const kept = `${digits[0]}.${digits.slice(1, p)}e${exp}`;
+    return (x < 0 ? -1 : 1) * Number(kept);
+  }
+
   function fmtG(x, p = 4) {
     if (x === 0) return "0";
+    x = tieToEven(x, p);
     const e = Math.floor(Math.log10(Math.abs(x)));
     const strip = (s) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
     if (e < -4 || e >= p) {
