@@ -92,8 +92,8 @@ def page_html(explorer) -> str:
     return (
         f'<div class="clf-page-explorer" id="clf-{spec["kind"]}-{uid}" '
         f'data-kind="{spec["kind"]}" role="group" aria-label="{title} (runs in this page)">'
-        f'<p class="clf-nojs">The interactive {title.lower()} needs JavaScript; the figure '
-        "above shows its starting state.</p>"
+        f'<p class="clf-nojs">The interactive {title.lower()} needs JavaScript; its starting '
+        "state is shown above, and the chapter runs it in Binder.</p>"
         f'<script type="application/json" class="clf-spec">{data}</script></div>'
     )
 
