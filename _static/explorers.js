@@ -18,8 +18,10 @@
     if (x === null || x === undefined) return "n/a";
     if (Number.isNaN(x)) return "nan";
     if (Object.is(x, -0)) return "-0.0000";
-    const a = Math.abs(x), s5 = a.toFixed(5);
-    if (s5.endsWith("5") && Number(s5) === a) {
+    // An exact tie at the 4th decimal is an odd multiple of 1/32 (5^4 must cancel); toFixed
+    // rounds it up, Python to even. a * 32 is exact (a power of two).
+    const a = Math.abs(x), t = a * 32;
+    if (Number.isInteger(t) && t % 2 === 1) {
       let n = Math.floor(a * 1e4);
       if (n % 2 === 1) n += 1;
       return (x < 0 ? "-" : "") + (n / 1e4).toFixed(4);
@@ -28,8 +30,20 @@
   }
 
   // Python's f"{x:.4g}" for the scaled matrices.
+  // x with an exact tie at its p-th significant digit moved to the even neighbour's side
+  // (toPrecision rounds ties away from zero; Python's format rounds them to even).
+  function tieToEven(x, p) {
+    const [mant, exp] = Math.abs(x).toExponential(p + 24).split("e");
+    const digits = mant.replace(".", "");
+    if (digits[p] !== "5" || !/^0*$/.test(digits.slice(p + 1))) return x;
+    if (Number(digits[p - 1]) % 2 === 1) return x;  // rounding up lands on even
+    const kept = `${digits[0]}.${digits.slice(1, p)}e${exp}`;
+    return (x < 0 ? -1 : 1) * Number(kept);
+  }
+
   function fmtG(x, p = 4) {
     if (x === 0) return "0";
+    x = tieToEven(x, p);
     const e = Math.floor(Math.log10(Math.abs(x)));
     const strip = (s) => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
     if (e < -4 || e >= p) {
@@ -116,7 +130,7 @@
 
   // --- SVG chart: lines, bars, markers, reference lines -----------------------------------
   function chart(o) {
-    const W = o.width || 330, H = o.height || 210, L = 40, R = 10, T = 22, B = 34;
+    const W = o.width || 330, H = o.height || 210, L = o.left || 40, R = 10, T = 22, B = 34;
     const [x0, x1] = o.xlim, [y0, y1] = o.ylim;
     const X = (x) => L + ((x - x0) / (x1 - x0 || 1)) * (W - L - R);
     const Y = (y) => H - B - ((y - y0) / (y1 - y0 || 1)) * (H - T - B);
@@ -144,6 +158,7 @@
       add("text", { x: L - 4, y: Y(t) + 4, "text-anchor": "end" }, fmtG(t, 3));
     }
     add("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle" }, o.xlabel || "");
+    for (const t of o.ytext || []) add("text", { x: L - 4, y: Y(t.y) + 4, "text-anchor": "end" }, t.text);
     for (const h of o.hlines || []) {
       add("line", { x1: L, x2: W - R, y1: Y(h.y), y2: Y(h.y), stroke: h.color || "#000",
                     "stroke-dasharray": "2 3" });
@@ -559,7 +574,7 @@
       const sh = spec.shown, y = (k) => sh.length - sh.indexOf(k);
       replace(f.figures, chart({ title: "chance scores: 5%–95% range, mean (dot), ω(n) (square)", width: 520,
         height: 60 + 30 * sh.length, xlim: [-1, 1], ylim: [0, sh.length + 1], xticks: [-1, 0, 1 / n, 1],
-        yticks: [], xlabel: sh.map((k, i) => `${i + 1} ${k}`).join(", "),
+        yticks: [], left: 110, ytext: sh.map((k) => ({ y: y(k), text: k })), xlabel: "score",
         label: `Ranges of the chance scores: ${sh.map((k) => `${k} mean ${fmt(s.summary[k].mean)}`).join(", ")}`,
         lines: sh.map((k, c) => ({ xs: [s.summary[k].q05, s.summary[k].q95], ys: [y(k), y(k)], color: COLORS[c] })),
         points: [...sh.map((k, c) => ({ x: s.summary[k].mean, y: y(k), color: COLORS[c] })),

@@ -9,7 +9,8 @@ MathJax and fonts from a CDN are not counted). Reported per page:
 
 - ``weight_kB``: bytes of every local response of the load (HTML, CSS, JS, images);
 - ``explorer_kB``: what the page versions add: their snippets in the HTML plus
-  ``explorers.js``, ``clfmetrics.js`` and ``explorers.css`` (goal: at most 300 kB);
+  ``explorers.js``, ``clfmetrics.js``, ``explorers.css`` and ``selfcheck.js`` (goal: at
+  most 300 kB);
 - ``interactive_ms``: from navigation start until every explorer on the page is built
   and answers (``clfPage.readyAt``, set by explorers.js), median of the loads (goal: < 1 s);
 - ``dom_ready_ms``: when the HTML was parsed (the theme's own scripts included), and
@@ -26,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
-PAGE_FILES = ("explorers.js", "clfmetrics.js", "explorers.css")
+PAGE_FILES = ("explorers.js", "clfmetrics.js", "explorers.css", "selfcheck.js")
 
 
 def _pages() -> tuple[Path, list[str], object]:

@@ -464,3 +464,24 @@ def test_no_serious_accessibility_violations(visits):
                 targets = [n["target"] for n in violation["nodes"]][:3]
                 problems.append(f"{kind}: {violation['id']} ({violation['impact']}) {targets}")
     assert not problems, "\n".join(problems)
+
+
+def test_js_number_formats_are_pythons(browser, site):
+    """The page prints numbers as the widgets do: fmt (4 decimals, half to even on exact
+    binary ties, 'nan') and f"{x:.4g}" for the scaled matrices."""
+    base, _ = site
+    visit = Visit(browser, base, "blank.html")
+    try:
+        rng = np.random.default_rng(7)
+        values = [0.03125, 0.00005, 0.00015, -0.03125, -1e-17, 0.0, 1.0, -0.5, 2.5e-5, 0.99995]
+        values += (rng.integers(0, 2**15, 300) / 2**15).tolist()  # many exact ties
+        values += rng.normal(0, 3, 300).tolist()
+        got = visit.page.evaluate("(xs) => xs.map(x => clfPage.fmt(x))", values)
+        assert got == [fmt(x) for x in values]
+        assert visit.page.evaluate("() => [clfPage.fmt(NaN), clfPage.fmt(null)]") == ["nan", "n/a"]
+        scaled = [0.6, 15.0, 60.0, 8500.0, 123456.0, 0.000123, 3.98107, 1e-5, 1234.5]
+        scaled += (rng.integers(0, 100, 100) * 10.0 ** rng.uniform(-2, 2, 100)).tolist()
+        got = visit.page.evaluate("(xs) => xs.map(x => clfPage.fmtG(x))", scaled)
+        assert got == [f"{x:.4g}" for x in scaled]
+    finally:
+        visit.context.close()

@@ -71,3 +71,22 @@ def test_chance_spec_is_the_library_simulation_of_each_state():
 def test_chance_spec_rejects_many_classes():
     with pytest.raises(ValueError, match="up to 3 classes"):
         page_spec(chance_baseline_simulator(4, live_figure=False, n_sets=10))
+
+
+def test_a_page_view_built_from_the_factory_leaves_no_widget_state():
+    """Built from the function, the explorer's widgets talk to no front end (no state is
+    recorded in the executed notebook) and the snippet is the same as from the object."""
+    import comm
+
+    from clfmetrics.widgets.page import offline_widgets
+
+    before = comm.create_comm
+    with offline_widgets():
+        ex = confusion_matrix_explorer([[5, 1], [2, 7]], live_figure=False)
+    assert comm.create_comm is before
+    assert isinstance(ex.size.comm, comm.DummyComm)
+    assert isinstance(ex.editor.boxes[0][0].comm, comm.DummyComm)
+    view = page_view(confusion_matrix_explorer, [[5, 1], [2, 7]], live_figure=False)
+    assert view.html == page_html(ex)
+    with pytest.raises(ValueError, match="only when explorer is a function"):
+        page_view(ex, live_figure=False)

@@ -13,11 +13,15 @@ of the starting state remains. Convention: ``m[i, j]`` = predicted ``i``, true `
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html
 import json
 
+import comm
+
 from . import _page_specs as specs
+from ._base import Explorer
 from .chance import ChanceBaselineSimulator
 from .chooser import MetricChooser
 from .confusion import ConfusionMatrixExplorer
@@ -27,7 +31,7 @@ from .paradox import FMeasureParadoxExplorer
 from .prevalence import PrevalenceExplorer
 from .threshold import ThresholdExplorer
 
-__all__ = ["KINDS", "PageExplorer", "page_html", "page_spec", "page_view"]
+__all__ = ["KINDS", "PageExplorer", "offline_widgets", "page_html", "page_spec", "page_view"]
 
 #: Explorer class -> (kind used by explorers.js, title, spec builder).
 KINDS = {
@@ -88,8 +92,8 @@ def page_html(explorer) -> str:
     return (
         f'<div class="clf-page-explorer" id="clf-{spec["kind"]}-{uid}" '
         f'data-kind="{spec["kind"]}" role="group" aria-label="{title} (runs in this page)">'
-        f'<p class="clf-nojs">The interactive {title.lower()} needs JavaScript; the figure '
-        "above shows its starting state.</p>"
+        f'<p class="clf-nojs">The interactive {title.lower()} needs JavaScript; its starting '
+        "state is shown above, and the chapter runs it in Binder.</p>"
         f'<script type="application/json" class="clf-spec">{data}</script></div>'
     )
 
@@ -107,14 +111,32 @@ class PageExplorer:
         return "<page version of a clfmetrics explorer: shown as HTML in the book>"
 
 
-def page_view(explorer) -> PageExplorer:
+@contextlib.contextmanager
+def offline_widgets():
+    """Widgets created inside talk to no front end (their comm is ``comm.DummyComm``).
+
+    A widget created while a notebook executes is recorded by the executor and embedded
+    in the built page as widget state (tens of kB per explorer), although only its page
+    version is shown. Explorers built here for :func:`page_view` leave no such trace.
+    """
+    create = comm.create_comm
+    comm.create_comm = comm.DummyComm
+    try:
+        yield
+    finally:
+        comm.create_comm = create
+
+
+def page_view(explorer, *args, **kwargs) -> PageExplorer:
     """Show ``explorer`` as its page version: it works in the static HTML book.
 
     Parameters
     ----------
-    explorer : an explorer of :mod:`clfmetrics.widgets`
+    explorer : an explorer of :mod:`clfmetrics.widgets`, or the function that makes one
         For example ``confusion_matrix_explorer(m)``; its current state is the starting
-        state (the non-monotonicity explorer starts from its reset state).
+        state (the non-monotonicity explorer starts from its reset state). Given the
+        function, ``explorer(*args, **kwargs)`` is built inside :func:`offline_widgets`,
+        so the page carries no widget state of it.
 
     Returns
     -------
@@ -125,8 +147,13 @@ def page_view(explorer) -> PageExplorer:
     Examples
     --------
     >>> from clfmetrics.widgets import confusion_matrix_explorer
-    >>> view = page_view(confusion_matrix_explorer([[5, 1], [2, 7]], live_figure=False))
+    >>> view = page_view(confusion_matrix_explorer, [[5, 1], [2, 7]], live_figure=False)
     >>> 'data-kind="confusion"' in view.html
     True
     """
+    if callable(explorer) and not isinstance(explorer, Explorer):
+        with offline_widgets():
+            explorer = explorer(*args, **kwargs)
+    elif args or kwargs:
+        raise ValueError("arguments are passed on only when explorer is a function")
     return PageExplorer(explorer)
