@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from clfmetrics.coursework import build_assignment, grade_notebook, master_notebook
+from clfmetrics.coursework import Limits, build_assignment, grade_notebook, master_notebook
 from clfmetrics.coursework.__main__ import main
 from clfmetrics.coursework.exercises import META, _State, notebook_chapters, strip_solutions
 from clfmetrics.coursework.master import assignment_config
@@ -72,6 +72,37 @@ total = sum(map(sum, m))
 
 assert isinstance(total, int), "total is a count"
 ```
+"""
+
+
+PATCH_THE_GRADER = """\
+import numpy as np
+import otter.test_files.ok_test as ok_test
+import otter.test_files.abstract_test as abstract_test
+
+ok_test.run_doctest = lambda name, body, env: (True, "")  # every test case passes
+abstract_test.TestFile.score = property(lambda self: self.possible)
+np.allclose = lambda *args, **kwargs: True
+open("written-by-the-student.txt", "w").write("the working folder is a scratch folder")
+"""
+
+CLAIMS_EQUALITY = """\
+class Anything:
+    shape = (5, 3)
+
+    def __eq__(self, other):
+        return True
+
+    __gt__ = __ge__ = __lt__ = __le__ = __eq__
+
+    def __getitem__(self, key):
+        return self
+
+    def all(self):
+        return True
+
+
+bad = Anything()
 """
 
 
@@ -288,6 +319,14 @@ def graded(assigned, tmp_path_factory) -> dict:
     crash = nbformat.read(out / "teacher" / "01-confusion-matrix.ipynb", 4)
     crash.cells.insert(3, nbformat.v4.new_code_cell("import os\nos._exit(1)"))
     _write(crash, folder / "crash-01-confusion-matrix.ipynb")
+    # issue 19, item 20: a blank notebook plus one cell that replaces otter's test runner (and
+    # np.allclose) in its own kernel; under `otter run` this got every point with "ok"
+    patched = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
+    patched.cells.insert(1, nbformat.v4.new_code_cell(PATCH_THE_GRADER))
+    _write(patched, folder / "patched" / "01-confusion-matrix.ipynb")
+    liar = nbformat.read(out / "student" / "09-f-measure-paradox.ipynb", 4)
+    _cells(liar, "ex-ch09-find", "solution")[0].source = CLAIMS_EQUALITY
+    _write(liar, folder / "liar" / "09-f-measure-paradox.ipynb")
     (folder / "01-confusion-matrix-damaged.ipynb").write_text('{"cells": [')
     (folder / "notes.txt").write_text("I did the exercises on paper.\n")
     _write(nbformat.v4.new_notebook(), folder / "essay.ipynb")
@@ -299,7 +338,8 @@ def graded(assigned, tmp_path_factory) -> dict:
     with open(grades / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == ["student_file", "exercise", "points", "max_points", "message"]
-    assert (grades / "summary.txt").read_text().startswith("Grades of 8 submitted file(s)")
+    assert (grades / "summary.txt").read_text().startswith("Grades of 10 submitted file(s)")
+    assert not list(folder.rglob("written-by-the-student.txt")), "ran outside its scratch folder"
     return {(r["student_file"], r["exercise"]): r for r in rows}
 
 
@@ -354,3 +394,47 @@ def test_time_limit_gives_a_row_per_exercise(assigned, tmp_path):
         ("ex-ch01-overpredicted", 0, 1),
         ("ex-ch01-bayes", 0, 1),
     ]
+
+
+def test_a_notebook_that_patches_the_grader_gets_no_unflagged_points(graded):
+    """Issue 19, item 20: the patched blank notebook scores 0, and every row says REVIEW."""
+    rows = [r for (f, _), r in graded.items() if f.startswith("patched/")]
+    assert {r["exercise"] for r in rows} == {"ex-ch01-overpredicted", "ex-ch01-bayes"}
+    for row in rows:
+        assert row["points"] == "0", row
+        assert row["message"].startswith("REVIEW: the notebook's own check reported"), row
+        assert "NameError" in row["message"], row
+
+
+def test_an_object_that_claims_equality_to_everything_earns_nothing(graded):
+    row = graded[("liar/09-f-measure-paradox.ipynb", "ex-ch09-find")]
+    assert row["points"] == "0" and "cannot leave the notebook" in row["message"], row
+
+
+@pytest.mark.parametrize(
+    ("cell", "limits", "reason"),
+    [
+        ('while True:\n    print("x" * 10_000)', Limits(output_mb=1), "cell output passed 1 MB"),
+        ("while True:\n    pass", Limits(cpu_seconds=3), "used more than 3 s of CPU time"),
+    ],
+    ids=["output", "cpu"],
+)
+def test_a_runaway_notebook_becomes_rows_with_a_reason(assigned, tmp_path, cell, limits, reason):
+    """Issue 19, item 21: the limits stop it long before the time limit."""
+    out, manifest = assigned
+    nb = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
+    nb.cells.insert(2, nbformat.v4.new_code_cell(cell))
+    path = _write(nb, tmp_path / "01-confusion-matrix.ipynb")
+    rows, problem = grade_notebook(path, manifest["chapters"], out, timeout=120, limits=limits)
+    assert problem is not None and reason in problem, problem
+    assert [(r.points, r.max_points, r.message) for r in rows] == [(0, 1, problem)] * 2
+
+
+def test_teaching_page_states_the_default_limits_and_that_it_is_no_sandbox():
+    text = " ".join((ROOT / "chapters" / "teaching.md").read_text().split())
+    d = Limits()
+    assert f"{d.memory_mb // 1024} GB of memory and {d.cpu_seconds} s of CPU time" in text
+    assert f"{d.processes} more processes, files up to {d.file_mb} MB" in text
+    assert f"{d.output_mb:g} MB of cell output" in text
+    assert "Local grading is **not a sandbox**" in text
+    assert "Gradescope" in text and "Docker" in text
