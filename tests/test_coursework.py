@@ -414,7 +414,7 @@ def test_an_object_that_claims_equality_to_everything_earns_nothing(graded):
 @pytest.mark.parametrize(
     ("cell", "limits", "reason"),
     [
-        ('while True:\n    print("x" * 10_000)', Limits(output_mb=1), "cell output passed 1 MB"),
+        ('while True:\n    print("x" * 200_000)', Limits(output_mb=1), "cell output passed 1 MB"),
         ("while True:\n    pass", Limits(cpu_seconds=3), "used more than 3 s of CPU time"),
     ],
     ids=["output", "cpu"],
@@ -438,3 +438,16 @@ def test_teaching_page_states_the_default_limits_and_that_it_is_no_sandbox():
     assert f"{d.output_mb:g} MB of cell output" in text
     assert "Local grading is **not a sandbox**" in text
     assert "Gradescope" in text and "Docker" in text
+
+
+def test_a_notebook_that_touches_the_graders_files_is_flagged(assigned, tmp_path):
+    """Rewriting (here only touching) a file the grading process runs gives no points, REVIEW."""
+    out, manifest = assigned
+    nb = nbformat.read(out / "teacher" / "01-confusion-matrix.ipynb", 4)
+    touch = "import os\nimport clfmetrics\nos.utime(clfmetrics.__file__)"
+    nb.cells.insert(2, nbformat.v4.new_code_cell(touch))
+    path = _write(nb, tmp_path / "01-confusion-matrix.ipynb")
+    rows, problem = grade_notebook(path, manifest["chapters"], out, timeout=120)
+    assert problem.startswith("REVIEW: a file of the grader changed"), problem
+    assert problem.endswith("clfmetrics/__init__.py)"), problem
+    assert [(r.points, r.message) for r in rows] == [(0, problem)] * 2

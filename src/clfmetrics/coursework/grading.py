@@ -24,7 +24,7 @@ from typing import NamedTuple
 import nbformat
 
 from .exercises import META
-from .runner import Limits, run_isolated
+from .runner import Limits, fingerprint, load_tests, run_isolated
 
 #: Columns of ``grades.csv``.
 CSV_FIELDS = ("student_file", "exercise", "points", "max_points", "message")
@@ -93,12 +93,17 @@ def grade_notebook(
     timeout: float = 300,
     name: str | None = None,
     limits: Limits | None = None,
+    tests: dict[str, dict[str, bytes]] | None = None,
+    files: dict | None = None,
 ) -> Graded:
     """Grade one submitted file against its chapter's autograder zip (see :func:`run_isolated`).
 
     Points come only from the tests run outside the student's kernel. An exercise whose public
     test fails there while the notebook's own check said it passed scores 0 and is flagged
     ``REVIEW``: the notebook changed its grader, or a value could not be carried out.
+    ``tests`` (per autograder zip its test files) and ``files`` (the grader's
+    :func:`.runner.fingerprint`) are read now unless given; :func:`grade_submissions` reads them
+    before any submission runs.
     """
     name = name or Path(path).name
     nb, problem = None, None
@@ -116,9 +121,11 @@ def grade_notebook(
     graded = {ex["exercise"]: ex["points"] for ex in chapter["exercises"] if ex["graded"]}
     results = None
     if problem is None:
-        zip_path = Path(assignments) / chapter["autograder"]
         stem = Path(chapter["chapter"]).name
-        results, problem = run_isolated(Path(path), zip_path, stem, timeout, limits)
+        mine = (tests or {}).get(chapter["autograder"])
+        if mine is None:
+            mine = load_tests(Path(assignments) / chapter["autograder"])
+        results, problem = run_isolated(Path(path), mine, stem, timeout, limits, files)
     if results is None:
         return Graded([GradeRow(name, ex, 0, pts, problem) for ex, pts in graded.items()], problem)
     tests = {t["name"]: t for t in results["tests"]}
@@ -214,8 +221,14 @@ def grade_submissions(
     files = submission_files(submissions)
     names = [path.relative_to(base).as_posix() for path in files]
 
+    # read before any submission runs: a submission could rewrite the zips or the grader
+    tests = {c["autograder"]: load_tests(Path(assignments) / c["autograder"]) for c in chapters}
+    grader = fingerprint()
+
     def grade(k: int) -> Graded:
-        return grade_notebook(files[k], chapters, Path(assignments), timeout, names[k], limits)
+        return grade_notebook(
+            files[k], chapters, Path(assignments), timeout, names[k], limits, tests, grader
+        )
 
     rows: list[GradeRow] = []
     problems: dict[str, str] = {}

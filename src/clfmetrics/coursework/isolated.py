@@ -87,6 +87,7 @@ def _execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> i
 
         written = 0
         kernel = None
+        overflowed = False
 
         async def async_start_new_kernel(self, **kwargs):
             await super().async_start_new_kernel(**kwargs)
@@ -94,9 +95,13 @@ def _execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> i
 
         def output(self, outs, msg, display_id, cell_index):
             self.written += len(json.dumps(msg.get("content", {}), default=str))
-            if self.written > cap:
-                raise OverflowError("output cap")
-            return super().output(outs, msg, display_id, cell_index)
+            if self.written <= cap:
+                return super().output(outs, msg, display_id, cell_index)
+            if not self.overflowed and self.kernel is not None:
+                # a busy cell never replies, so only ending the kernel ends the run
+                self.overflowed = True
+                self.kernel.kill()
+            return None
 
     nb = nbformat.read(notebook, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(SERIALISE.format(names=names, path=str(out))))
@@ -111,10 +116,10 @@ def _execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> i
     try:
         client.execute()
     except DeadKernelError:
+        if client.overflowed:
+            return TOO_MUCH_OUTPUT
         ended = client.kernel.poll() if client.kernel is not None else None
         return OUT_OF_CPU if ended == -signal.SIGXCPU else DEAD_KERNEL
-    except OverflowError:
-        return TOO_MUCH_OUTPUT
     finally:  # the outputs, so the grader can compare what the notebook claimed
         nbformat.write(nb, out.with_suffix(".ipynb"))
     return 0

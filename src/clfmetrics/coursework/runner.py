@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import doctest
 import json
 import os
@@ -63,14 +64,16 @@ class Limits:
     output_mb: float = 16
 
 
-def _test_names(tests: Path) -> list[str]:
+def _test_names(tests: dict[str, bytes]) -> list[str]:
     """Every name the test cases read (what must be carried out of the student's kernel)."""
     from otter.test_files.ok_test import OKTestFile
 
     names: set[str] = set()
     parser = doctest.DocTestParser()
-    for path in sorted(tests.glob("*.py")):
-        for case in OKTestFile.from_file(str(path)).test_cases:
+    for text in tests.values():
+        spec: dict = {}
+        exec(text, spec)  # the teacher's test file, read before any submission ran
+        for case in OKTestFile.from_spec(spec["test"]).test_cases:
             trees = [ast.parse(e.source) for e in parser.get_examples(case.body)]
             found = [n for t in trees for n in ast.walk(t) if isinstance(n, ast.Name)]
             stored = {n.id for n in found if isinstance(n.ctx, ast.Store)}
@@ -96,6 +99,9 @@ def _run(cmd: list[str], cwd: Path, env: dict, preexec, timeout: float, out: Pat
             _kill_tree(proc.pid)
             proc.wait()
             return None
+        finally:  # whatever it left running in its process group
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
 
 
 def _tail(log: Path) -> str:
@@ -120,27 +126,77 @@ def _why(code: int, limits: Limits, log: Path) -> str:
     return f"the notebook could not be run: {_tail(log)}"
 
 
+def load_tests(autograder: Path) -> dict[str, bytes]:
+    """The test files of an autograder zip, read before any submission runs."""
+    with zipfile.ZipFile(autograder) as zf:
+        return {
+            Path(member).name: zf.read(member)
+            for member in zf.namelist()
+            if member.startswith("tests/") and member.endswith(".py")
+        }
+
+
+def fingerprint() -> dict[str, tuple[int, int, int]]:
+    """Size, modification and change time of every file the grading process runs.
+
+    The library, otter, numpy and the interpreter's start-up files (``*.pth``,
+    ``sitecustomize``). A submission runs with the teacher's rights and could rewrite them; the
+    change time cannot be set back by a user, so a change shows.
+    """
+    import numpy
+    import otter
+
+    site = Path(numpy.__file__).resolve().parents[1]
+    roots = [
+        Path(_LIBRARY) / "clfmetrics",
+        Path(otter.__file__).parent,
+        Path(numpy.__file__).parent,
+    ]
+    files = [p for root in roots for p in (*root.rglob("*.py"), *root.rglob("*.pyc"))]
+    files += [p for p in site.glob("*") if p.suffix == ".pth" or "customize" in p.name]
+    found = {}
+    for path in files:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        found[str(path)] = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    return found
+
+
+def _changed(before: dict, after: dict) -> str | None:
+    """A file that changed or went away, or a new one that Python would run; else None."""
+    gone = [path for path, stat in before.items() if after.get(path) != stat]
+    new = [path for path in after if path not in before and not path.endswith(".pyc")]
+    return min(gone + new, default=None)  # a first compiled copy of a module is no change
+
+
 def run_isolated(
-    submission: Path, autograder: Path, stem: str, timeout: float, limits: Limits | None = None
+    submission: Path,
+    tests: dict[str, bytes],
+    stem: str,
+    timeout: float,
+    limits: Limits | None = None,
+    files: dict | None = None,
 ) -> tuple[dict | None, str | None]:
     """Execute one notebook in a scratch folder, then grade its values in a clean process.
 
-    Returns ``{"tests": [...], "refused": {...}, "claims": {...}}`` or a problem. ``claims``
-    holds, per test, whether the executed notebook's own output reported it as passed.
+    ``tests`` are the chapter's test files (:func:`load_tests`), written for the clean process
+    only after the notebook's processes have ended; ``files`` is the :func:`fingerprint` of the
+    grader taken before any submission ran. Returns ``{"tests": [...], "refused": {...},
+    "claims": {...}}`` or a problem; ``claims`` holds, per test, whether the executed notebook's
+    own output reported it as passed.
     """
     limits = limits or Limits()
+    files = files if files is not None else fingerprint()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="clfmetrics-grade-") as tmp:
-        scratch, tests = Path(tmp) / "scratch", Path(tmp) / "tests"
+        scratch = Path(tmp) / "scratch"
         scratch.mkdir()
-        with zipfile.ZipFile(autograder) as zf:
-            for member in zf.namelist():
-                if member.startswith("tests/") and member.endswith(".py"):
-                    (tests / Path(member).name).parent.mkdir(exist_ok=True)
-                    (tests / Path(member).name).write_bytes(zf.read(member))
         notebook = scratch / f"{stem}.ipynb"
         shutil.copy(submission, notebook)
-        out = Path(tmp) / "values.json"
+        out = scratch / ".values.json"
+        library = [_LIBRARY, *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
         env = {
             **os.environ,
             "HOME": str(scratch),
@@ -149,11 +205,11 @@ def run_isolated(
             "IPYTHONDIR": str(scratch / ".ipython"),
             "MPLBACKEND": "agg",
             "MPLCONFIGDIR": str(scratch / ".matplotlib"),
-            # the grader's own library, also when it was found through a relative path
-            "PYTHONPATH": os.pathsep.join([_LIBRARY, os.environ.get("PYTHONPATH", "")]),
+            # the grader's own library; no relative entries, which would follow the cwd
+            "PYTHONPATH": os.pathsep.join(p for p in library if os.path.isabs(p)),
         }
         names = json.dumps(_test_names(tests))
-        cmd = [sys.executable, "-m", isolated.__name__, "execute", str(notebook), names]
+        cmd = [sys.executable, "-m", isolated.MODULE, "execute", str(notebook), names]
         cmd += [str(out), str(limits.output_mb)]
         preexec = isolated.limits(
             limits.memory_mb, limits.cpu_seconds, limits.processes, limits.file_mb
@@ -164,19 +220,38 @@ def run_isolated(
             return None, f"timed out after {timeout:g} s"
         if code != 0:
             return None, _why(code, limits, log.with_suffix(".err"))
-        left = timeout - (time.monotonic() - started)
-        clean = Path(tmp) / "clean"
-        clean.mkdir()
-        cmd = [sys.executable, "-m", isolated.__name__, "score", str(tests), str(out)]
-        log = Path(tmp) / "score.log"
-        env = {**env, "HOME": str(clean), "TMPDIR": str(clean)}
-        preexec = isolated.limits(limits.memory_mb, 120, 64, limits.file_mb)
-        code = _run(cmd, clean, env, preexec, max(left, 30), Path(tmp) / "score.json", log)
-        if code is None:
-            return None, f"timed out after {timeout:g} s while its values were graded"
-        if code != 0:
-            return None, f"its values could not be graded: {_tail(log)}"
-        results = json.loads((Path(tmp) / "score.json").read_text())
+        with tempfile.TemporaryDirectory(prefix="clfmetrics-score-") as clean:
+            clean = Path(clean)
+            (clean / "tests").mkdir()
+            for name, text in tests.items():
+                (clean / "tests" / name).write_bytes(text)
+            values = clean / "values.json"
+            if out.exists():  # what the kernel wrote: untrusted data, read as such
+                shutil.copy(out, values)
+            changed = _changed(files, fingerprint())
+            if changed:
+                return None, f"REVIEW: a file of the grader changed while it ran ({changed})"
+            left = timeout - (time.monotonic() - started)
+            cmd = [
+                sys.executable,
+                "-m",
+                isolated.MODULE,
+                "score",
+                str(clean / "tests"),
+                str(values),
+            ]
+            env = {**env, "HOME": str(clean), "TMPDIR": str(clean)}
+            preexec = isolated.limits(limits.memory_mb, 120, 64, limits.file_mb)
+            result, log = clean / "score.json", clean / "score.log"
+            code = _run(cmd, clean, env, preexec, max(left, 30), result, log)
+            if code is None:
+                return None, f"timed out after {timeout:g} s while its values were graded"
+            if code != 0:
+                return None, f"its values could not be graded: {_tail(log)}"
+            changed = _changed(files, fingerprint())
+            if changed:
+                return None, f"REVIEW: a file of the grader changed while it ran ({changed})"
+            results = json.loads(result.read_text())
         executed = out.with_suffix(".ipynb")
         results["claims"] = _claims(executed, [t["name"] for t in results["tests"]])
     return results, None
