@@ -324,6 +324,14 @@ def graded(assigned, tmp_path_factory) -> dict:
     patched = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
     patched.cells.insert(1, nbformat.v4.new_code_cell(PATCH_THE_GRADER))
     _write(patched, folder / "patched" / "01-confusion-matrix.ipynb")
+    # a wrong answer and a fake `precision` for the hidden test to compare it with
+    shadow = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
+    _cells(shadow, "ex-ch01-bayes", "solution")[
+        0
+    ].source = (
+        "p_from_recall = np.full(3, 0.5)\n\n\ndef precision(m):\n    return np.full(3, 0.5)\n"
+    )
+    _write(shadow, folder / "shadow" / "01-confusion-matrix.ipynb")
     liar = nbformat.read(out / "student" / "09-f-measure-paradox.ipynb", 4)
     _cells(liar, "ex-ch09-find", "solution")[0].source = CLAIMS_EQUALITY
     _write(liar, folder / "liar" / "09-f-measure-paradox.ipynb")
@@ -338,7 +346,7 @@ def graded(assigned, tmp_path_factory) -> dict:
     with open(grades / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == ["student_file", "exercise", "points", "max_points", "message"]
-    assert (grades / "summary.txt").read_text().startswith("Grades of 10 submitted file(s)")
+    assert (grades / "summary.txt").read_text().startswith("Grades of 11 submitted file(s)")
     assert not list(folder.rglob("written-by-the-student.txt")), "ran outside its scratch folder"
     return {(r["student_file"], r["exercise"]): r for r in rows}
 
@@ -404,6 +412,13 @@ def test_a_notebook_that_patches_the_grader_gets_no_unflagged_points(graded):
         assert row["points"] == "0", row
         assert row["message"].startswith("REVIEW: the notebook's own check reported"), row
         assert "NameError" in row["message"], row
+
+
+def test_the_chapters_own_functions_cannot_be_swapped(graded):
+    """The hidden test compares with the library's `precision`, not the notebook's fake one."""
+    row = graded[("shadow/01-confusion-matrix.ipynb", "ex-ch01-bayes")]
+    assert row["points"] == "0", row
+    assert "test 2: AssertionError" in row["message"] and "test 1" not in row["message"], row
 
 
 def test_an_object_that_claims_equality_to_everything_earns_nothing(graded):

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import nbformat
 
 from .exercises import META
-from .runner import Limits, fingerprint, load_tests, run_isolated
+from .runner import Limits, chapter_imports, fingerprint, load_tests, run_isolated
 
 #: Columns of ``grades.csv``.
 CSV_FIELDS = ("student_file", "exercise", "points", "max_points", "message")
@@ -86,6 +86,13 @@ def _message(output: str) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
+def prepare(assignments: Path, chapter: dict) -> tuple[dict, dict]:
+    """A chapter's test files (from its zip) and its own imports (from its teacher notebook)."""
+    teacher = Path(assignments) / chapter.get("teacher", "")
+    imports = chapter_imports(teacher) if teacher.is_file() else {}
+    return load_tests(Path(assignments) / chapter["autograder"]), imports
+
+
 def grade_notebook(
     path: Path,
     chapters: list[dict],
@@ -93,7 +100,7 @@ def grade_notebook(
     timeout: float = 300,
     name: str | None = None,
     limits: Limits | None = None,
-    tests: dict[str, dict[str, bytes]] | None = None,
+    prepared: dict[str, tuple[dict, dict]] | None = None,
     files: dict | None = None,
 ) -> Graded:
     """Grade one submitted file against its chapter's autograder zip (see :func:`run_isolated`).
@@ -101,7 +108,7 @@ def grade_notebook(
     Points come only from the tests run outside the student's kernel. An exercise whose public
     test fails there while the notebook's own check said it passed scores 0 and is flagged
     ``REVIEW``: the notebook changed its grader, or a value could not be carried out.
-    ``tests`` (per autograder zip its test files) and ``files`` (the grader's
+    ``prepared`` (per autograder zip, :func:`prepare`) and ``files`` (the grader's
     :func:`.runner.fingerprint`) are read now unless given; :func:`grade_submissions` reads them
     before any submission runs.
     """
@@ -122,10 +129,10 @@ def grade_notebook(
     results = None
     if problem is None:
         stem = Path(chapter["chapter"]).name
-        mine = (tests or {}).get(chapter["autograder"])
-        if mine is None:
-            mine = load_tests(Path(assignments) / chapter["autograder"])
-        results, problem = run_isolated(Path(path), mine, stem, timeout, limits, files)
+        tests, imports = (prepared or {}).get(chapter["autograder"]) or prepare(
+            Path(assignments), chapter
+        )
+        results, problem = run_isolated(Path(path), tests, stem, timeout, limits, files, imports)
     if results is None:
         return Graded([GradeRow(name, ex, 0, pts, problem) for ex, pts in graded.items()], problem)
     tests = {t["name"]: t for t in results["tests"]}
@@ -222,12 +229,12 @@ def grade_submissions(
     names = [path.relative_to(base).as_posix() for path in files]
 
     # read before any submission runs: a submission could rewrite the zips or the grader
-    tests = {c["autograder"]: load_tests(Path(assignments) / c["autograder"]) for c in chapters}
+    prepared = {c["autograder"]: prepare(Path(assignments), c) for c in chapters}
     grader = fingerprint()
 
     def grade(k: int) -> Graded:
         return grade_notebook(
-            files[k], chapters, Path(assignments), timeout, names[k], limits, tests, grader
+            files[k], chapters, Path(assignments), timeout, names[k], limits, prepared, grader
         )
 
     rows: list[GradeRow] = []

@@ -28,6 +28,7 @@ import nbformat
 import psutil
 
 from . import isolated
+from .exercises import META
 
 #: The folder that holds the ``clfmetrics`` package the grader runs.
 _LIBRARY = str(Path(__file__).resolve().parents[2])
@@ -136,6 +137,32 @@ def load_tests(autograder: Path) -> dict[str, bytes]:
         }
 
 
+def chapter_imports(teacher: Path) -> dict[str, list]:
+    """The names the chapter's own code binds by import (solution cells left out).
+
+    Read from the teacher notebook: ``{"np": ["numpy", None], "precision": ["clfmetrics",
+    "precision"], ...}``; the clean process binds them from the real modules.
+    """
+    found: dict[str, list] = {}
+    for cell in nbformat.read(teacher, as_version=4).cells:
+        role = cell.get("metadata", {}).get(META, {}).get("role")
+        if cell.cell_type != "code" or role == "solution":
+            continue
+        try:
+            tree = ast.parse(cell.source)
+        except SyntaxError:  # IPython magics
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.Import):  # `import a.b` binds a, `import a.b as c` a.b
+                for alias in node.names:
+                    bound = alias.asname or alias.name.split(".")[0]
+                    found[bound] = [alias.name if alias.asname else bound, None]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.update({a.asname or a.name: [node.module, a.name] for a in node.names})
+    found.pop("*", None)
+    return found
+
+
 def fingerprint() -> dict[str, tuple[int, int, int]]:
     """Size, modification and change time of every file the grading process runs.
 
@@ -178,14 +205,16 @@ def run_isolated(
     timeout: float,
     limits: Limits | None = None,
     files: dict | None = None,
+    imports: dict | None = None,
 ) -> tuple[dict | None, str | None]:
     """Execute one notebook in a scratch folder, then grade its values in a clean process.
 
     ``tests`` are the chapter's test files (:func:`load_tests`), written for the clean process
     only after the notebook's processes have ended; ``files`` is the :func:`fingerprint` of the
-    grader taken before any submission ran. Returns ``{"tests": [...], "refused": {...},
-    "claims": {...}}`` or a problem; ``claims`` holds, per test, whether the executed notebook's
-    own output reported it as passed.
+    grader taken before any submission ran; ``imports`` the chapter's own imports
+    (:func:`chapter_imports`), bound from the real modules in the clean process. Returns
+    ``{"tests": [...], "refused": {...}, "claims": {...}}`` or a problem; ``claims`` holds, per
+    test, whether the executed notebook's own output reported it as passed.
     """
     limits = limits or Limits()
     files = files if files is not None else fingerprint()
@@ -208,7 +237,9 @@ def run_isolated(
             # the grader's own library; no relative entries, which would follow the cwd
             "PYTHONPATH": os.pathsep.join(p for p in library if os.path.isabs(p)),
         }
-        names = json.dumps(_test_names(tests))
+        needed = _test_names(tests)
+        imports = {k: v for k, v in (imports or {}).items() if k in needed}
+        names = json.dumps(needed)
         cmd = [sys.executable, "-m", isolated.MODULE, "execute", str(notebook), names]
         cmd += [str(out), str(limits.output_mb)]
         preexec = isolated.limits(
@@ -225,6 +256,7 @@ def run_isolated(
             (clean / "tests").mkdir()
             for name, text in tests.items():
                 (clean / "tests" / name).write_bytes(text)
+            (clean / "imports.json").write_text(json.dumps(imports or {}))
             values = clean / "values.json"
             if out.exists():  # what the kernel wrote: untrusted data, read as such
                 shutil.copy(out, values)
@@ -239,6 +271,7 @@ def run_isolated(
                 "score",
                 str(clean / "tests"),
                 str(values),
+                str(clean / "imports.json"),
             ]
             env = {**env, "HOME": str(clean), "TMPDIR": str(clean)}
             preexec = isolated.limits(limits.memory_mb, 120, 64, limits.file_mb)
