@@ -3,7 +3,10 @@
 ``otter assign`` runs on every chapter once (without its own test run, which would execute every
 chapter); ``otter run`` then grades a representative set in one ``make grade``-like call: the
 teacher notebooks of two chapters, an untouched student notebook, a planted wrong answer that
-passes the public test, a crashing kernel, a damaged file, a text file and an unknown notebook.
+passes the public test, a crashing kernel, a damaged file, a text file and an unknown notebook, and the
+attacks of issue 19: a blank notebook that patches otter's test runner in its kernel, a fake
+library function for the hidden test to compare with, an object that claims to equal
+everything; runaway notebooks and one that touches the grader's files are graded on their own.
 """
 
 from __future__ import annotations
