@@ -1,12 +1,12 @@
-"""Coursework on otter-grader: what students get leaks nothing, and otter grades it right.
+"""Coursework on otter-grader: what students get leaks nothing, and the grader grades it right.
 
 ``otter assign`` runs on every chapter once (without its own test run, which would execute every
-chapter); ``otter run`` then grades a representative set in one ``make grade``-like call: the
+chapter); the grader then grades a representative set in one ``make grade``-like call: the
 teacher notebooks of two chapters, an untouched student notebook, a planted wrong answer that
-passes the public test, a crashing kernel, a damaged file, a text file and an unknown notebook, and the
-attacks of issue 19: a blank notebook that patches otter's test runner in its kernel, a fake
-library function for the hidden test to compare with, an object that claims to equal
-everything; runaway notebooks and one that touches the grader's files are graded on their own.
+passes the public test, a crashing kernel, a damaged file, a text file, an unknown notebook,
+and the attacks of issue 19: a blank notebook that patches otter's test runner in its kernel, a
+fake library function for the hidden test to compare with, and an object that claims to equal
+everything. Runaway notebooks and one that touches the grader's files are graded on their own.
 """
 
 from __future__ import annotations
