@@ -234,6 +234,8 @@ def run_isolated(
             "IPYTHONDIR": str(scratch / ".ipython"),
             "MPLBACKEND": "agg",
             "MPLCONFIGDIR": str(scratch / ".matplotlib"),
+            # one thread each: a numerical library's per-thread buffers count against memory
+            **{k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")},
             # the grader's own library; no relative entries, which would follow the cwd
             "PYTHONPATH": os.pathsep.join(p for p in library if os.path.isabs(p)),
         }
