@@ -32,13 +32,10 @@ def chapter(stem: str) -> str:
     return " ".join((ROOT / "chapters" / f"{stem}.md").read_text().split())
 
 
-def seed(prefix: str) -> str:
-    (path,) = SEEDS.glob(f"{prefix}_*.txt")
-    return path.read_text()
-
-
-def needs_seeds():
-    return pytest.mark.skipif(not SEEDS.is_dir(), reason="the source texts are not here")
+def seed(prefix: str) -> str | None:
+    """The source text, or None where the sources are not on disk (the chapter checks still run)."""
+    found = sorted(SEEDS.glob(f"{prefix}_*.txt")) if SEEDS.is_dir() else []
+    return found[0].read_text() if found else None
 
 
 def test_item6_kappa_peaks_and_falls_and_the_figure_says_where():
@@ -135,11 +132,11 @@ def test_item10_the_pair_with_the_same_recalls_has_different_calibrated_precisio
     )
 
 
-@needs_seeds()
 def test_item11_the_source_latex_of_the_gradients_is_legible():
     text = seed("002")
-    for latex in (r"GM\mu_{i}(R_{i}^{-1}-1)", r"HM^{2}\mu_{i}(R_{i}^{-2}-R_{"):
-        assert latex in text
+    if text is not None:
+        for latex in (r"GM\mu_{i}(R_{i}^{-1}-1)", r"HM^{2}\mu_{i}(R_{i}^{-2}-R_{"):
+            assert latex in text
     chapter_text = chapter("08-recall-variants")
     assert "The text extraction of the paper garbles these" not in chapter_text
     assert "only their text extraction is garbled" not in chapter_text
@@ -167,10 +164,11 @@ def test_item12_overlapping_intervals_and_a_paired_interval_that_excludes_zero()
     assert "{glue:text}`ch18-pair-low:.3f`" in text
 
 
-@needs_seeds()
 def test_item13_zero_over_zero_is_opitz_and_bursts_convention():
-    assert "when the denominator is zero" in seed("001")
-    assert "denominator is zero" not in seed("002") and "denominator is zero" not in seed("003")
+    burst, closer, talk = seed("001"), seed("002"), seed("003")
+    if None not in (burst, closer, talk):
+        assert "when the denominator is zero" in burst
+        assert "denominator is zero" not in closer and "denominator is zero" not in talk
     for stem in ("notation", "01-confusion-matrix"):
         text = chapter(stem)
         assert "like the papers" not in text and "as in the papers;" not in text, stem
@@ -193,21 +191,19 @@ def test_item15_a_constant_function_of_accuracy_has_more_than_pi():
     assert "If the function of accuracy is not constant: only PI" in text
 
 
-@needs_seeds()
 def test_item16_the_blog_prose_miscounts_fn_of_a():
-    blog = seed("004")
-    prose = "rows where A was not predicted but was the true class, that is, 1 (the third row)"
-    assert prose in " ".join(blog.split())
+    blog, talk = seed("004"), seed("003")
+    if blog is not None and talk is not None:
+        prose = "rows where A was not predicted but was the true class, that is, 1 (the third row)"
+        assert prose in " ".join(blog.split()) and "A | 2 | 1 | 2 |" in blog
+        assert talk.index("Banach-Tarski") < talk.index("Accuracy Paradox")
     pred = ["A", "A", "B", "C", "A", "B", "B", "C", "C"]
     true = ["A", "A", "A", "A", "B", "B", "C", "C", "C"]
     m = cm.confusion_matrix(true, pred, labels=["A", "B", "C"])
     assert cm.prevalence(m)[0] - cm.correct(m)[0] == 2
-    assert "A | 2 | 1 | 2 |" in blog
     text = chapter("02-accuracy-micro")
     assert "The note's prose miscounts one entry" in text
     assert "opens with the accuracy paradox" not in text
-    talk = seed("003")
-    assert talk.index("Banach-Tarski") < talk.index("Accuracy Paradox")
 
 
 def test_item17_the_macro_f1_gap_is_a_supremum_and_the_survey_asks_for_sensible_arguments():
