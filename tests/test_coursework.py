@@ -1,9 +1,12 @@
-"""Coursework on otter-grader: what students get leaks nothing, and otter grades it right.
+"""Coursework on otter-grader: what students get leaks nothing, and the grader grades it right.
 
 ``otter assign`` runs on every chapter once (without its own test run, which would execute every
-chapter); ``otter run`` then grades a representative set in one ``make grade``-like call: the
+chapter); the grader then grades a representative set in one ``make grade``-like call: the
 teacher notebooks of two chapters, an untouched student notebook, a planted wrong answer that
-passes the public test, a crashing kernel, a damaged file, a text file and an unknown notebook.
+passes the public test, a crashing kernel, a damaged file, a text file, an unknown notebook,
+and the attacks of issue 19: a blank notebook that patches otter's test runner in its kernel, a
+fake library function for the hidden test to compare with, and an object that claims to equal
+everything. Runaway notebooks and one that touches the grader's files are graded on their own.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from clfmetrics.coursework import build_assignment, grade_notebook, master_notebook
+from clfmetrics.coursework import Limits, build_assignment, grade_notebook, master_notebook
 from clfmetrics.coursework.__main__ import main
 from clfmetrics.coursework.exercises import META, _State, notebook_chapters, strip_solutions
 from clfmetrics.coursework.master import assignment_config
@@ -72,6 +75,37 @@ total = sum(map(sum, m))
 
 assert isinstance(total, int), "total is a count"
 ```
+"""
+
+
+PATCH_THE_GRADER = """\
+import numpy as np
+import otter.test_files.ok_test as ok_test
+import otter.test_files.abstract_test as abstract_test
+
+ok_test.run_doctest = lambda name, body, env: (True, "")  # every test case passes
+abstract_test.TestFile.score = property(lambda self: self.possible)
+np.allclose = lambda *args, **kwargs: True
+open("written-by-the-student.txt", "w").write("the working folder is a scratch folder")
+"""
+
+CLAIMS_EQUALITY = """\
+class Anything:
+    shape = (5, 3)
+
+    def __eq__(self, other):
+        return True
+
+    __gt__ = __ge__ = __lt__ = __le__ = __eq__
+
+    def __getitem__(self, key):
+        return self
+
+    def all(self):
+        return True
+
+
+bad = Anything()
 """
 
 
@@ -288,6 +322,22 @@ def graded(assigned, tmp_path_factory) -> dict:
     crash = nbformat.read(out / "teacher" / "01-confusion-matrix.ipynb", 4)
     crash.cells.insert(3, nbformat.v4.new_code_cell("import os\nos._exit(1)"))
     _write(crash, folder / "crash-01-confusion-matrix.ipynb")
+    # issue 19, item 20: a blank notebook plus one cell that replaces otter's test runner (and
+    # np.allclose) in its own kernel; under `otter run` this got every point with "ok"
+    patched = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
+    patched.cells.insert(1, nbformat.v4.new_code_cell(PATCH_THE_GRADER))
+    _write(patched, folder / "patched" / "01-confusion-matrix.ipynb")
+    # a wrong answer and a fake `precision` for the hidden test to compare it with
+    shadow = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
+    _cells(shadow, "ex-ch01-bayes", "solution")[
+        0
+    ].source = (
+        "p_from_recall = np.full(3, 0.5)\n\n\ndef precision(m):\n    return np.full(3, 0.5)\n"
+    )
+    _write(shadow, folder / "shadow" / "01-confusion-matrix.ipynb")
+    liar = nbformat.read(out / "student" / "09-f-measure-paradox.ipynb", 4)
+    _cells(liar, "ex-ch09-find", "solution")[0].source = CLAIMS_EQUALITY
+    _write(liar, folder / "liar" / "09-f-measure-paradox.ipynb")
     (folder / "01-confusion-matrix-damaged.ipynb").write_text('{"cells": [')
     (folder / "notes.txt").write_text("I did the exercises on paper.\n")
     _write(nbformat.v4.new_notebook(), folder / "essay.ipynb")
@@ -299,7 +349,8 @@ def graded(assigned, tmp_path_factory) -> dict:
     with open(grades / "grades.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == ["student_file", "exercise", "points", "max_points", "message"]
-    assert (grades / "summary.txt").read_text().startswith("Grades of 8 submitted file(s)")
+    assert (grades / "summary.txt").read_text().startswith("Grades of 11 submitted file(s)")
+    assert not list(folder.rglob("written-by-the-student.txt")), "ran outside its scratch folder"
     return {(r["student_file"], r["exercise"]): r for r in rows}
 
 
@@ -354,3 +405,67 @@ def test_time_limit_gives_a_row_per_exercise(assigned, tmp_path):
         ("ex-ch01-overpredicted", 0, 1),
         ("ex-ch01-bayes", 0, 1),
     ]
+
+
+def test_a_notebook_that_patches_the_grader_gets_no_unflagged_points(graded):
+    """Issue 19, item 20: the patched blank notebook scores 0, and every row says REVIEW."""
+    rows = [r for (f, _), r in graded.items() if f.startswith("patched/")]
+    assert {r["exercise"] for r in rows} == {"ex-ch01-overpredicted", "ex-ch01-bayes"}
+    for row in rows:
+        assert row["points"] == "0", row
+        assert row["message"].startswith("REVIEW: the notebook's own check reported"), row
+        assert "NameError" in row["message"], row
+
+
+def test_the_chapters_own_functions_cannot_be_swapped(graded):
+    """The hidden test compares with the library's `precision`, not the notebook's fake one."""
+    row = graded[("shadow/01-confusion-matrix.ipynb", "ex-ch01-bayes")]
+    assert row["points"] == "0", row
+    assert "test 2: AssertionError" in row["message"] and "test 1" not in row["message"], row
+
+
+def test_an_object_that_claims_equality_to_everything_earns_nothing(graded):
+    row = graded[("liar/09-f-measure-paradox.ipynb", "ex-ch09-find")]
+    assert row["points"] == "0" and "cannot leave the notebook" in row["message"], row
+
+
+@pytest.mark.parametrize(
+    ("cell", "limits", "reason"),
+    [
+        ('while True:\n    print("x" * 200_000)', Limits(output_mb=1), "cell output passed 1 MB"),
+        ("while True:\n    pass", Limits(cpu_seconds=3), "used more than 3 s of CPU time"),
+    ],
+    ids=["output", "cpu"],
+)
+def test_a_runaway_notebook_becomes_rows_with_a_reason(assigned, tmp_path, cell, limits, reason):
+    """Issue 19, item 21: the limits stop it long before the time limit."""
+    out, manifest = assigned
+    nb = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
+    nb.cells.insert(2, nbformat.v4.new_code_cell(cell))
+    path = _write(nb, tmp_path / "01-confusion-matrix.ipynb")
+    rows, problem = grade_notebook(path, manifest["chapters"], out, timeout=120, limits=limits)
+    assert problem is not None and reason in problem, problem
+    assert [(r.points, r.max_points, r.message) for r in rows] == [(0, 1, problem)] * 2
+
+
+def test_teaching_page_states_the_default_limits_and_that_it_is_no_sandbox():
+    text = " ".join((ROOT / "chapters" / "teaching.md").read_text().split())
+    d = Limits()
+    assert f"{d.memory_mb // 1024} GB of memory and {d.cpu_seconds} s of CPU time" in text
+    assert f"{d.processes} more processes, files up to {d.file_mb} MB" in text
+    assert f"{d.output_mb:g} MB of cell output" in text
+    assert "Local grading is **not a sandbox**" in text
+    assert "Gradescope" in text and "Docker" in text
+
+
+def test_a_notebook_that_touches_the_graders_files_is_flagged(assigned, tmp_path):
+    """Rewriting (here only touching) a file the grading process runs gives no points, REVIEW."""
+    out, manifest = assigned
+    nb = nbformat.read(out / "teacher" / "01-confusion-matrix.ipynb", 4)
+    touch = "import os\nimport clfmetrics\nos.utime(clfmetrics.__file__)"
+    nb.cells.insert(2, nbformat.v4.new_code_cell(touch))
+    path = _write(nb, tmp_path / "01-confusion-matrix.ipynb")
+    rows, problem = grade_notebook(path, manifest["chapters"], out, timeout=120)
+    assert problem.startswith("REVIEW: a file of the grader changed"), problem
+    assert problem.endswith("clfmetrics/__init__.py)"), problem
+    assert [(r.points, r.message) for r in rows] == [(0, problem)] * 2

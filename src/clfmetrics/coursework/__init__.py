@@ -9,8 +9,10 @@ public hint, shown folded on the page) and a code cell tagged ``hidden-check`` a
 - :func:`write_assignments` builds an otter master notebook (:func:`master_notebook`), runs
   ``otter assign`` and writes ``student/NN-slug.ipynb``, ``teacher/NN-slug.ipynb``,
   ``autograder/NN-slug.zip`` (for Gradescope or ``otter run``) and ``manifest.json``;
-- :func:`grade_submissions` grades a folder of notebooks with ``otter run`` against the chapter's
-  zip (no Docker) and writes ``grades.csv`` and ``summary.txt``.
+- :func:`grade_submissions` grades a folder of notebooks against the chapter's zip (no Docker):
+  each notebook runs in a scratch folder under :class:`Limits`, and otter's tests run on its
+  values outside the student's kernel (:mod:`.runner`, :mod:`.isolated`, :mod:`.values`); it
+  writes ``grades.csv`` and ``summary.txt``.
 
 Command line: ``python -m clfmetrics.coursework {assign,grade} ...`` (``make assignments``,
 ``make grade SUBMISSIONS=dir``). Needs otter-grader, which ``requirements.txt`` pins; the core
@@ -21,12 +23,14 @@ from .exercises import Assignment, Exercise, build_assignment, notebook_chapters
 from .generate import write_assignments
 from .grading import Graded, GradeRow, grade_notebook, grade_submissions
 from .master import master_notebook
+from .runner import Limits
 
 __all__ = [
     "Assignment",
     "Exercise",
     "GradeRow",
     "Graded",
+    "Limits",
     "build_assignment",
     "grade_notebook",
     "grade_submissions",

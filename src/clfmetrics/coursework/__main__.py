@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .generate import write_assignments
 from .grading import grade_submissions
+from .runner import Limits
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,6 +33,16 @@ def main(argv: list[str] | None = None) -> int:
         "--timeout", type=float, default=300, help="seconds per notebook, otter included"
     )
     grade.add_argument("--jobs", type=int, default=1, help="notebooks to grade at the same time")
+    defaults = Limits()
+    grade.add_argument(
+        "--memory-mb", type=int, default=defaults.memory_mb, help="memory per process (MB)"
+    )
+    grade.add_argument(
+        "--cpu-seconds", type=int, default=defaults.cpu_seconds, help="CPU time per process"
+    )
+    grade.add_argument(
+        "--output-mb", type=float, default=defaults.output_mb, help="cell output per notebook"
+    )
     args = parser.parse_args(argv)
 
     assignments = getattr(args, "assignments", None) or args.root / "_build" / "assignments"
@@ -53,7 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     if not (assignments / "manifest.json").exists():
         print(f"no {assignments / 'manifest.json'}: run make assignments first", file=sys.stderr)
         return 2
-    _, summary = grade_submissions(args.submissions, assignments, out, args.timeout, args.jobs)
+    limits = Limits(
+        memory_mb=args.memory_mb, cpu_seconds=args.cpu_seconds, output_mb=args.output_mb
+    )
+    _, summary = grade_submissions(
+        args.submissions, assignments, out, args.timeout, args.jobs, limits
+    )
     print(summary, end="")
     print(f"Grades in {out / 'grades.csv'}, summary in {out / 'summary.txt'}")
     return 0

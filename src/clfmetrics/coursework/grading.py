@@ -1,20 +1,20 @@
-"""Grade submitted notebooks locally with otter's runner against each chapter's autograder zip.
+"""Grade submitted notebooks locally against each chapter's autograder zip, outside their kernel.
 
-Each file runs as ``python -m otter run -a <chapter zip> <file>`` in its own process (no Docker),
-with a time limit for the whole run; otter executes the notebook on a fresh kernel and runs the
-public and hidden tests of every question. A file that is not a notebook, belongs to no chapter,
-runs out of time or crashes its kernel gets rows that say so, and the other files are graded.
+Otter's own runner (``otter run``) executes the hidden tests in the kernel that ran the
+student's code, so one cell that patches otter there passes every test. Here each file is
+executed on a fresh kernel in a scratch folder under resource limits, with no test and no grading
+code in that kernel; the values its tests read then leave the kernel as data
+(:mod:`.values`), and otter's test files run on them in a clean process that never runs student
+code (:mod:`.isolated`). A file that is not a notebook, belongs to no chapter, runs out of time
+or of a limit, or crashes its kernel gets rows that say so, and the other files are graded.
+This is not a sandbox: the student's code runs with the teacher's rights (see ``teaching.md``).
 """
 
 from __future__ import annotations
 
 import csv
 import json
-import os
 import re
-import subprocess
-import sys
-import tempfile
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 import nbformat
-import psutil
 
 from .exercises import META
+from .runner import Limits, chapter_imports, fingerprint, load_tests, run_isolated
 
 #: Columns of ``grades.csv``.
 CSV_FIELDS = ("student_file", "exercise", "points", "max_points", "message")
@@ -86,43 +86,11 @@ def _message(output: str) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def _kill_tree(pid: int) -> None:
-    """Kill a process and every descendant (otter's kernel runs in its own session)."""
-    try:
-        parent = psutil.Process(pid)
-        procs = [*parent.children(recursive=True), parent]
-    except psutil.NoSuchProcess:
-        return
-    for proc in procs:
-        try:
-            proc.kill()
-        except psutil.NoSuchProcess:
-            pass
-    psutil.wait_procs(procs, timeout=10)
-
-
-def run_otter(submission: Path, autograder: Path, timeout: float) -> tuple[dict | None, str | None]:
-    """Run ``otter run`` on one notebook; return its ``results.json`` or a problem."""
-    with tempfile.TemporaryDirectory(prefix="clfmetrics-grade-") as tmp:
-        cmd = [sys.executable, "-m", "otter", "run", "--no-logo", "-a", str(autograder)]
-        cmd += ["-o", tmp, str(submission)]
-        env = {**os.environ, "TMPDIR": tmp}  # otter run leaves its folder behind if killed
-        proc = subprocess.Popen(
-            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
-        )
-        try:
-            _, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill_tree(proc.pid)
-            proc.communicate()
-            return None, f"timed out after {timeout:g} s"
-        results = Path(tmp) / "results.json"
-        if proc.returncode == 0 and results.exists():
-            return json.loads(results.read_text()), None
-    if "DeadKernelError" in err or "Kernel died" in err:
-        return None, "the kernel died while running the notebook"
-    lines = [ln.strip() for ln in err.splitlines() if ln.strip()]
-    return None, f"otter could not grade it: {lines[-1][:200] if lines else 'no output'}"
+def prepare(assignments: Path, chapter: dict) -> tuple[dict, dict]:
+    """A chapter's test files (from its zip) and its own imports (from its teacher notebook)."""
+    teacher = Path(assignments) / chapter.get("teacher", "")
+    imports = chapter_imports(teacher) if teacher.is_file() else {}
+    return load_tests(Path(assignments) / chapter["autograder"]), imports
 
 
 def grade_notebook(
@@ -131,8 +99,19 @@ def grade_notebook(
     assignments: Path,
     timeout: float = 300,
     name: str | None = None,
+    limits: Limits | None = None,
+    prepared: dict[str, tuple[dict, dict]] | None = None,
+    files: dict | None = None,
 ) -> Graded:
-    """Grade one submitted file against its chapter's autograder zip."""
+    """Grade one submitted file against its chapter's autograder zip (see :func:`run_isolated`).
+
+    Points come only from the tests run outside the student's kernel. An exercise whose public
+    test fails there while the notebook's own check said it passed scores 0 and is flagged
+    ``REVIEW``: the notebook changed its grader, or a value could not be carried out.
+    ``prepared`` (per autograder zip, :func:`prepare`) and ``files`` (the grader's
+    :func:`.runner.fingerprint`) are read now unless given; :func:`grade_submissions` reads them
+    before any submission runs.
+    """
     name = name or Path(path).name
     nb, problem = None, None
     try:
@@ -149,20 +128,31 @@ def grade_notebook(
     graded = {ex["exercise"]: ex["points"] for ex in chapter["exercises"] if ex["graded"]}
     results = None
     if problem is None:
-        results, problem = run_otter(Path(path), Path(assignments) / chapter["autograder"], timeout)
+        stem = Path(chapter["chapter"]).name
+        tests, imports = (prepared or {}).get(chapter["autograder"]) or prepare(
+            Path(assignments), chapter
+        )
+        results, problem = run_isolated(Path(path), tests, stem, timeout, limits, files, imports)
     if results is None:
         return Graded([GradeRow(name, ex, 0, pts, problem) for ex, pts in graded.items()], problem)
-    tests = {t["name"]: t for t in results.get("tests", []) if "max_score" in t}
+    tests = {t["name"]: t for t in results["tests"]}
+    refused = "; ".join(f"{k}: {v}" for k, v in sorted(results["refused"].items()))
     rows = []
     for ex, pts in graded.items():
         test = tests.get(ex)
         if test is None:
-            rows.append(GradeRow(name, ex, 0, pts, "otter reported no result for this exercise"))
-        else:
-            score = float(test.get("score") or 0)
-            rows.append(
-                GradeRow(name, ex, score, float(test["max_score"]), _message(test["output"]))
+            rows.append(GradeRow(name, ex, 0, pts, "the grader has no test for this exercise"))
+            continue
+        message = _message(test["output"])
+        if refused and message != "ok":
+            message = f"{message} (values not graded: {refused})"[:400]
+        if results["claims"].get(ex) and not test["public_passed"]:
+            message = (
+                "REVIEW: the notebook's own check reported this exercise as passed, but its "
+                "public test fails when run outside the student's kernel (was the grader "
+                f"changed in the notebook?); {message}"
             )
+        rows.append(GradeRow(name, ex, float(test["score"]), float(test["max_score"]), message))
     return Graded(rows, None)
 
 
@@ -208,6 +198,7 @@ def grade_submissions(
     out: Path | str,
     timeout: float = 300,
     jobs: int = 1,
+    limits: Limits | None = None,
 ) -> tuple[list[GradeRow], str]:
     """Grade every file in ``submissions``; write ``grades.csv`` and ``summary.txt`` to ``out``.
 
@@ -222,7 +213,9 @@ def grade_submissions(
     timeout : float
         Time limit in seconds for grading one notebook (otter's start-up included).
     jobs : int
-        How many notebooks to grade at the same time (one otter process each).
+        How many notebooks to grade at the same time.
+    limits : Limits, optional
+        Resource limits of each submission's run; :class:`Limits` () by default.
 
     Returns
     -------
@@ -235,12 +228,18 @@ def grade_submissions(
     files = submission_files(submissions)
     names = [path.relative_to(base).as_posix() for path in files]
 
+    # read before any submission runs: a submission could rewrite the zips or the grader
+    prepared = {c["autograder"]: prepare(Path(assignments), c) for c in chapters}
+    grader = fingerprint()
+
     def grade(k: int) -> Graded:
-        return grade_notebook(files[k], chapters, Path(assignments), timeout, names[k])
+        return grade_notebook(
+            files[k], chapters, Path(assignments), timeout, names[k], limits, prepared, grader
+        )
 
     rows: list[GradeRow] = []
     problems: dict[str, str] = {}
-    # each notebook runs in its own otter process; threads only wait for them
+    # each notebook runs in its own processes; threads only wait for them
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for name, (mine, problem) in zip(names, pool.map(grade, range(len(files))), strict=True):
             rows += mine

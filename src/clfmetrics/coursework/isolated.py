@@ -1,0 +1,284 @@
+"""Run a submission where it cannot reach the grader, and grade its values in a clean process.
+
+Three commands, each a separate process started by :mod:`.grading` with resource limits
+(:func:`limits`) in a scratch directory that holds only what the step needs:
+
+``execute NOTEBOOK NAMES OUT``
+    Execute the student's notebook on a fresh kernel (``nbclient``), then let the kernel write
+    the values of the names the tests use to ``OUT`` with :func:`.values.encode`. Neither the
+    hidden tests nor otter's grading code are loaded into this kernel, so whatever the
+    notebook changes there changes nothing that decides points.
+``score TESTS NAMESPACE``
+    In a new interpreter that never runs student code, rebuild the values with
+    :func:`.values.decode` and run otter's own test files on them; print the results as JSON.
+    Functions the student wrote are called through a proxy in a third process (``worker``).
+``worker NAMESPACE``
+    Define the student's functions and answer calls (arguments and results as encoded values).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import resource
+import signal
+import sys
+from pathlib import Path
+
+from .values import TRUSTED, NotCarried, decode, encode
+
+#: This module's name, also when it runs as ``__main__``.
+MODULE = "clfmetrics.coursework.isolated"
+
+#: Exit codes of ``execute``: the kernel died; the output passed its cap; the kernel used up
+#: its CPU time.
+DEAD_KERNEL, TOO_MUCH_OUTPUT, OUT_OF_CPU = 3, 4, 5
+
+SERIALISE = """\
+def _clfmetrics_export(names, path):
+    import json
+    from clfmetrics.coursework.values import encode
+    values, skipped = {{}}, {{}}
+    for name in names:
+        if name in globals():
+            try:
+                values[name] = encode(globals()[name])
+            except Exception as exc:
+                skipped[name] = str(exc)[:200]
+    with open(path, "w") as f:
+        json.dump({{"values": values, "skipped": skipped}}, f)
+_clfmetrics_export({names!r}, {path!r})
+"""
+
+
+def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int):
+    """A ``preexec_fn`` that caps memory, CPU time, processes and file size of a child.
+
+    The limits are inherited by the kernel the child starts. ``RLIMIT_NPROC`` counts every
+    process of the user, so the cap is added to the processes the user already runs.
+    """
+
+    def apply() -> None:
+        os.setsid()  # its own process group, so a timeout can end the whole tree
+        mb = 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (memory_mb * mb, memory_mb * mb))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb * mb, file_mb * mb))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        running = sum(1 for _ in Path("/proc").glob("[0-9]*/task/*"))
+        cap = running + max_processes
+        hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        resource.setrlimit(resource.RLIMIT_NPROC, (cap, hard))
+
+    return apply
+
+
+def _execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> int:
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import DeadKernelError
+
+    cap = int(output_mb * 1024 * 1024)
+
+    class CappedClient(NotebookClient):
+        """Stops the run when the notebook's outputs pass ``cap`` bytes."""
+
+        written = 0
+        kernel = None
+        overflowed = False
+
+        async def async_start_new_kernel(self, **kwargs):
+            await super().async_start_new_kernel(**kwargs)
+            self.kernel = getattr(self.km.provisioner, "process", None)  # to read how it ended
+
+        def output(self, outs, msg, display_id, cell_index):
+            self.written += len(json.dumps(msg.get("content", {}), default=str))
+            if self.written <= cap:
+                return super().output(outs, msg, display_id, cell_index)
+            if not self.overflowed and self.kernel is not None:
+                # a busy cell never replies, so only ending the kernel ends the run
+                self.overflowed = True
+                self.kernel.kill()
+            return None
+
+    nb = nbformat.read(notebook, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(SERIALISE.format(names=names, path=str(out))))
+    client = CappedClient(
+        nb,
+        timeout=None,
+        startup_timeout=120,
+        allow_errors=True,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(notebook.parent)}},
+    )
+    try:
+        client.execute()
+    except DeadKernelError:
+        if client.overflowed:
+            return TOO_MUCH_OUTPUT
+        ended = client.kernel.poll() if client.kernel is not None else None
+        return OUT_OF_CPU if ended == -signal.SIGXCPU else DEAD_KERNEL
+    finally:  # the outputs, so the grader can compare what the notebook claimed
+        nbformat.write(nb, out.with_suffix(".ipynb"))
+    return 0
+
+
+class _Worker:
+    """The process that runs the student's functions; started at the first call."""
+
+    def __init__(self, namespace: Path):
+        self.namespace, self.proc = namespace, None
+
+    def call(self, name: str, args: tuple, kwargs: dict):
+        import subprocess
+
+        if self.proc is None:
+            cmd = [sys.executable, "-m", MODULE, "worker", str(self.namespace)]
+            self.proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                preexec_fn=limits(2048, 60, 16, 16),
+            )
+        try:
+            request = {"name": name, "args": encode(list(args)), "kwargs": encode(kwargs)}
+        except NotCarried as exc:
+            raise TypeError(f"cannot pass this argument to {name}: {exc}") from exc
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"{name} ended its process")
+        reply = json.loads(line)
+        if "error" in reply:
+            raise RuntimeError(f"{name} raised {str(reply['error'])[:200]}")
+        return decode(reply["value"])
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def _proxy(worker: _Worker, name: str):
+    def call(*args, **kwargs):
+        return worker.call(name, args, kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _imported(module: str, attr: str | None):
+    """What ``import module`` or ``from module import attr`` binds (trusted packages only)."""
+    if module.split(".")[0] not in TRUSTED:
+        raise ImportError(f"{module} is not a package the grader imports")
+    found = importlib.import_module(module)
+    if attr is None:
+        return found
+    try:
+        return getattr(found, attr)
+    except AttributeError:
+        return importlib.import_module(f"{module}.{attr}")
+
+
+def _score(tests: Path, namespace: Path, imports: dict | None = None) -> dict:
+    """Run every test file in ``tests`` on the decoded values: per test its score and output.
+
+    ``imports`` maps the names the chapter itself imports (``np``, ``precision``, ...) to their
+    module and attribute; they are bound from the real imports, over anything the notebook
+    left under those names, so a notebook cannot swap the functions its tests compare with.
+    """
+    from otter.test_files.ok_test import OKTestFile
+
+    data = json.loads(namespace.read_text()) if namespace.exists() else {"values": {}}
+    data = data if isinstance(data, dict) and isinstance(data.get("values"), dict) else {}
+    worker = _Worker(namespace)
+    encoded = data.get("values", {})
+    functions = {
+        str(v.get("name")): _proxy(worker, str(v.get("name")))
+        for v in encoded.values()
+        if isinstance(v, dict) and v.get("t") == "function"
+    }
+    env, refused = {}, dict(data.get("skipped", {}))
+    for name, value in encoded.items():
+        try:
+            env[str(name)] = decode(value, functions)
+        except Exception as exc:  # a value the kernel wrote that is not ours: no value
+            refused[str(name)] = f"unreadable ({type(exc).__name__})"
+    for name, (module, attr) in (imports or {}).items():
+        try:
+            env[name] = _imported(module, attr)
+        except ImportError:
+            continue
+    files = [OKTestFile.from_file(str(p)) for p in sorted(tests.glob("*.py"))]
+    try:
+        for test in files:
+            test.run(dict(env))
+    finally:
+        worker.close()
+    tests_out = [
+        {
+            "name": t.name,
+            "score": t.score,
+            "max_score": t.possible,
+            "output": t.summary(),
+            "public_passed": all(r.passed for r in t.test_case_results if not r.test_case.hidden),
+        }
+        for t in files
+    ]
+    return {"tests": tests_out, "refused": {str(k): str(v)[:200] for k, v in refused.items()}}
+
+
+def _serve(namespace: Path) -> int:
+    """The worker: define the student's functions, then answer one call per input line."""
+    replies = os.fdopen(os.dup(1), "w")
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # the functions' prints go nowhere
+    data = json.loads(namespace.read_text())
+    env: dict = {"__name__": "__main__"}
+    sources = []
+    for name, value in data.get("values", {}).items():
+        if value.get("t") == "function":
+            sources.append(value["v"])
+            continue
+        try:
+            env[name] = decode(value)
+        except Exception:
+            continue
+    for source in sources:
+        try:
+            exec(source, env)
+        except Exception:
+            continue
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            result = env[request["name"]](*decode(request["args"]), **decode(request["kwargs"]))
+            reply = {"value": encode(result)}
+        except BaseException as exc:  # any failure is the function's, reported as such
+            reply = {"error": f"{type(exc).__name__}: {exc}"}
+        replies.write(json.dumps(reply) + "\n")
+        replies.flush()
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    command, *rest = argv
+    if command == "execute":
+        notebook, names, out, output_mb = rest
+        return _execute(Path(notebook), json.loads(names), Path(out), float(output_mb))
+    if command == "score":
+        imports = json.loads(Path(rest[2]).read_text()) if len(rest) > 2 else None
+        print(json.dumps(_score(Path(rest[0]), Path(rest[1]), imports)))
+        return 0
+    if command == "worker":
+        return _serve(Path(rest[0]))
+    raise SystemExit(f"unknown command {command}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,106 @@
+"""Values leave a student's kernel as data only (issue 19, item 20): what travels, what does not.
+
+The grader rebuilds a submission's values from tagged JSON written by the student's kernel, so
+that JSON is untrusted: decoding must give back exactly what was encoded, and refuse anything
+that could run code or stand in for a value.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import clfmetrics as cm
+from clfmetrics.coursework.values import NotCarried, decode, encode
+from clfmetrics.uncertainty import Interval
+
+
+def _round_trip(value):
+    return decode(json.loads(json.dumps(encode(value))))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        True,
+        3,
+        0.1,
+        float("nan"),
+        "text",
+        1 + 2j,
+        Fraction(2, 3),
+        [1, (2.5, "a")],
+        {"PI": False, 3: {1, 2}},
+        np.arange(6, dtype=np.int64).reshape(2, 3),
+        np.array([0.1, np.nan, np.inf]),
+        np.float32(0.25),
+        np.array(["a", "bc"]),
+    ],
+)
+def test_plain_values_come_back_with_their_type_and_value(value):
+    back = _round_trip(value)
+    assert type(back) is type(value)
+    if isinstance(value, np.ndarray):
+        nan = value.dtype.kind == "f"
+        assert back.dtype == value.dtype and np.array_equal(back, value, equal_nan=nan)
+    elif isinstance(value, float) and value != value:
+        assert back != back
+    else:
+        assert back == value
+
+
+def test_library_objects_travel_as_references_and_fields():
+    assert _round_trip(np) is np and _round_trip(cm.macro_f1) is cm.macro_f1
+    iv = cm.interval("accuracy", np.array([[5, 1], [2, 7]]), size=200, rng=1)
+    back = _round_trip(iv)
+    assert type(back) is Interval and back == iv
+    frame = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]}, index=[3, 4])
+    pd.testing.assert_frame_equal(_round_trip(frame), frame)
+
+
+def test_an_object_that_claims_equality_to_everything_is_not_carried():
+    class Anything:
+        def __eq__(self, other):
+            return True
+
+    with pytest.raises(NotCarried):
+        encode(Anything())
+    with pytest.raises(NotCarried):
+        encode([1, Anything()])
+    with pytest.raises(NotCarried):  # a subclass of a plain type is not plain
+        encode(type("Sneaky", (float,), {"__eq__": lambda self, other: True})(0.5))
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        {"t": "module", "v": "os"},
+        {"t": "ref", "module": "os", "v": "system"},
+        {"t": "ref", "module": "numpy", "v": "not_there"},
+        {"t": "dataclass", "module": "subprocess", "v": "CompletedProcess", "f": {}},
+        {"t": "pickle", "v": "gASV"},
+        {"t": "ndarray", "dtype": "|O", "shape": [1], "v": ""},
+        {"t": "int", "v": "1; import os"},
+        {"t": "function", "name": "f", "v": "import os"},
+    ],
+)
+def test_forged_descriptions_are_refused(forged):
+    """A kernel that writes its own JSON cannot make the grader import, unpickle or run code."""
+    with pytest.raises(ValueError):
+        decode(forged)
+
+
+def test_a_student_function_is_a_source_and_is_never_run_by_decode():
+    namespace = {"__name__": "__main__"}
+    exec("def double(x):\n    return 2 * x\n", namespace)
+    double = namespace["double"]
+    double.__module__ = "__main__"
+    with pytest.raises(NotCarried):  # exec'd code has no source file to read
+        encode(double)
+    described = {"t": "function", "name": "double", "v": "def double(x):\n    return 2 * x\n"}
+    assert decode(described, {"double": len}) is len  # only ever the grader's proxy
