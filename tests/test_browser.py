@@ -55,7 +55,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(built_html):
     """Serve the built book on a free loopback port for the duration of the module."""
     handler = functools.partial(_QuietHandler, directory=str(built_html))
@@ -66,7 +66,7 @@ def site(built_html):
     server.shutdown()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
     assert CHROMIUM.exists(), "make test installs Debian's chromium; it is missing"
     with sync_playwright() as pw:
@@ -138,7 +138,7 @@ NOTEBOOK_PARAMS = [
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def visit(browser, site):
     """Load a page once (on first use) and keep it open; tests inspect the loaded page."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -163,6 +163,8 @@ def visit(browser, site):
         page_visit.close()
 
 
+# The fixtures are session-scoped: under xdist a worker runs page groups of this file between
+# other files' tests, and a module scope would relaunch the browser and reload pages each time.
 pytestmark = pytest.mark.slow
 
 
