@@ -26,6 +26,16 @@ from chapter_runner import ROOT
 from filelock import FileLock
 
 JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
+CHROMIUM = Path("/usr/bin/chromium")
+#: Debian's Chromium, headless, with nothing that would reach for the network on its own.
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 BUILD_TIMEOUT = 900  # seconds; a cold build takes about two minutes on an idle two-core machine
 
 
@@ -108,3 +118,21 @@ def built_html(pytestconfig) -> Path:
     log = (folder / "build.log").read_text()
     assert status.read_text().strip() == "0", f"book build failed:\n{log[-6000:]}"
     return folder / "out" / "_build" / "html"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium per worker, shared by every browser test of the run.
+
+    Playwright's sync API allows one running instance per thread, so the book's pages, the
+    page explorers and the self-checks all use this one (each test opens its own context).
+    """
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM.exists(), "make test installs Debian's chromium; it is missing"
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
+        )
+        yield launched
+        launched.close()

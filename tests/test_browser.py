@@ -18,18 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 from chapter_runner import CODE_LINE_LIMIT, ROOT, is_notebook, toc_files
-from playwright.sync_api import sync_playwright
 from selfcheck_site import specs as selfcheck_specs
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 MATHJAX_CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/mathjax@3/es5/(?P<path>[^?#]+)")
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 #: The API reference's module pages all come from one autodoc template: the browser visits the
@@ -64,15 +54,6 @@ def site(built_html):
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    assert CHROMIUM.exists(), "make test installs Debian's chromium; it is missing"
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
-        yield b
-        b.close()
 
 
 class PageVisit:

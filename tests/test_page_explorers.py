@@ -17,8 +17,6 @@ import math
 import numpy as np
 import pytest
 from page_site import CHOOSER_TABLE, explorers, serve, write_site
-from playwright.sync_api import sync_playwright
-from test_browser import CHROMIUM, FLAGS
 
 import clfmetrics as cm
 from clfmetrics.widgets import (
@@ -51,15 +49,6 @@ def site(tmp_path_factory, objects):
     base, server = serve(directory)
     yield base, pages
     server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    assert CHROMIUM.exists(), "make test installs Debian's chromium; it is missing"
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
-        yield b
-        b.close()
 
 
 class Visit:

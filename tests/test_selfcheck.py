@@ -169,27 +169,23 @@ def test_a_bad_directive_stops_the_build_naming_the_place(tmp_path, body, messag
 
 
 @pytest.fixture(scope="module")
-def tiny_page(tiny):
-    from playwright.sync_api import sync_playwright
-    from test_browser import CHROMIUM, FLAGS
-
+def tiny_page(tiny, browser):
     base, server = serve(tiny)
     requests: list[str] = []
     errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=FLAGS)
-        page = browser.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    context = browser.new_context()
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
 
-        def route(r):
-            requests.append(r.request.url)
-            return r.continue_() if r.request.url.startswith(base) else r.abort()
+    def route(r):
+        requests.append(r.request.url)
+        return r.continue_() if r.request.url.startswith(base) else r.abort()
 
-        page.route("**/*", route)
-        page.goto(f"{base}/index.html", wait_until="load")
-        page.browser_for_tests, page.base_for_tests = browser, base
-        yield page, requests, errors
-        browser.close()
+    page.route("**/*", route)
+    page.goto(f"{base}/index.html", wait_until="load")
+    page.browser_for_tests, page.base_for_tests = browser, base
+    yield page, requests, errors
+    context.close()
     server.shutdown()
 
 
