@@ -41,12 +41,15 @@ from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
 from .curves import (
     average_precision,
     best_threshold,
+    cost_threshold,
+    expected_cost,
     precision_recall_curve,
     roc_auc,
     roc_curve,
     threshold_stack,
 )
 from .decisions import argmax_predictions, prior_shift
+from .reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
 from .reporting import report
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
@@ -98,10 +101,14 @@ __all__ = [
     "average_precision",
     "best_threshold",
     "bias",
+    "brier_score",
     "compare",
     "confusion_matrix",
     "correct",
+    "cost_threshold",
     "delta_f1",
+    "expected_calibration_error",
+    "expected_cost",
     "f1",
     "f1_of_averages",
     "from_sklearn",
@@ -110,6 +117,7 @@ __all__ = [
     "interval",
     "interval_from_labels",
     "kappa",
+    "log_loss",
     "macro_f1",
     "macro_precision",
     "macro_recall",
@@ -128,6 +136,7 @@ __all__ = [
     "prevalence_scale",
     "prior_shift",
     "recall",
+    "reliability_curve",
     "report",
     "roc_auc",
     "roc_curve",

@@ -77,19 +77,27 @@ def as_confusion_with_totals(m, *, name: str = "m") -> tuple[np.ndarray, np.ndar
     return arr, totals
 
 
-def reject_masked(x, name: str) -> None:
+#: What to do instead of passing a masked array, by kind of argument.
+MASK_HINTS = {
+    "counts": "a matrix: m.filled(0); labels: drop the masked items from both vectors",
+    "items": "drop the masked items from y_true and from this argument alike",
+    "values": "fill the masked entries with the values you mean, x.filled(value)",
+}
+
+
+def reject_masked(x, name: str, kind: str = "counts") -> None:
     """Refuse a masked array that masks something.
 
     ``np.asarray`` would drop the mask and count the hidden entries, and
-    scikit-learn does exactly that. A masked cell or label has no agreed
-    meaning here (a zero count? an item to skip?), so the caller must decide:
-    ``x.filled(0)`` for a matrix, or keep only the unmasked pairs of labels.
+    scikit-learn does exactly that. A masked cell, label, score or factor has no
+    agreed meaning here (a zero count? an item to skip?), so the caller must decide;
+    the message suggests how, by ``kind`` (a key of ``MASK_HINTS``): ``x.filled(0)``
+    for a matrix, the unmasked items for labels and scores, chosen values otherwise.
     """
     if np.ma.is_masked(x):
         raise ValueError(
             f"{name} is a masked array with masked entries, and the mask would be ignored; "
-            "pass a plain array (a matrix: m.filled(0); labels: drop the masked items "
-            "from both vectors)"
+            f"pass a plain array ({MASK_HINTS[kind]})"
         )
 
 

@@ -6,6 +6,11 @@ confusion matrix per threshold: the **threshold sweep is a stack of confusion
 matrices**, so every metric of the library has a curve for free
 (``metric(stack)``). One sort and cumulative sums build the whole stack.
 
+Costs: :func:`expected_cost` is the mean cost per item of a matrix or a stack,
+with ``costs[i, j]`` the cost of predicting ``i`` when the truth is ``j``;
+:func:`best_threshold` minimises it along the sweep, and :func:`cost_threshold`
+is the Bayes threshold for calibrated probabilities (Elkan 2001).
+
 Convention: ``m[i, j]`` = items predicted ``i`` whose true class is ``j``
 (rows = predicted), class order (negative, positive), so
 ``m = [[TN, FN], [FP, TP]]``. scikit-learn's matrices are the transpose.
@@ -19,6 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._costs import cost_threshold, expected_cost
+from ._scores import _as_scores, _as_target, _classes, _positives
 from .confusion import _as_label_vector
 from .decisions import argmax_predictions, prior_shift
 
@@ -26,74 +33,14 @@ __all__ = [
     "argmax_predictions",
     "average_precision",
     "best_threshold",
+    "cost_threshold",
+    "expected_cost",
     "precision_recall_curve",
     "prior_shift",
     "roc_auc",
     "roc_curve",
     "threshold_stack",
 ]
-
-
-def _as_scores(scores, *, ndim: int, name: str = "scores") -> np.ndarray:
-    """``scores`` as a finite float array with ``ndim`` dimensions, or a ValueError."""
-    try:
-        arr = np.asarray(scores)
-    except ValueError as err:  # ragged nested lists
-        raise ValueError(f"{name} is not a rectangular array of numbers: {err}") from None
-    if arr.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must hold numbers; got dtype {arr.dtype}")
-    if arr.ndim != ndim:
-        want = "a 1-d array, one score per item" if ndim == 1 else "shape (N, n)"
-        raise ValueError(f"{name} must be {want}; got shape {arr.shape}")
-    arr = arr.astype(np.float64, copy=False)
-    if not np.isfinite(arr).all():
-        bad = np.argwhere(~np.isfinite(arr))[0]
-        raise ValueError(
-            f"{name} has a NaN or infinite score {arr[tuple(bad)]} at index "
-            f"{tuple(bad.tolist()) if arr.ndim > 1 else int(bad[0])}"
-        )
-    return arr
-
-
-def _as_target(y_true, n_items: int) -> np.ndarray:
-    y = _as_label_vector(y_true, "y_true")
-    if len(y) != n_items:
-        raise ValueError(f"y_true and scores differ in length: {len(y)} vs {n_items}")
-    if len(y) == 0:
-        raise ValueError("y_true and scores are empty: there is nothing to sweep")
-    return y
-
-
-def _classes(y: np.ndarray) -> np.ndarray:
-    try:
-        return np.unique(y)
-    except TypeError as err:
-        raise ValueError(f"y_true must hold labels of one sortable kind: {err}") from None
-
-
-def _positives(y_true, scores, pos_label) -> tuple[np.ndarray, np.ndarray]:
-    """Checked scores and the boolean vector "item is positive"."""
-    s = _as_scores(scores, ndim=1)
-    y = _as_target(y_true, len(s))
-    classes = _classes(y)
-    if pos_label is None:
-        if len(classes) > 2:
-            raise ValueError(
-                f"y_true has {len(classes)} classes {classes.tolist()}: a threshold sweep is "
-                "binary; pass pos_label= to sweep one class against the rest"
-            )
-        if len(classes) == 2:
-            pos_label = classes[1]
-        elif classes[0] in (0, 1, -1) and not isinstance(classes[0], str):
-            pos_label = 1  # scikit-learn's rule for a single class
-        else:
-            raise ValueError(
-                f"y_true holds the single class {classes[0]!r}; pass pos_label= to say "
-                "whether it is the positive class"
-            )
-    elif len(classes) == 2 and pos_label not in classes.tolist():
-        raise ValueError(f"pos_label={pos_label!r} is not a label of y_true {classes.tolist()}")
-    return s, y == pos_label
 
 
 def _sweep(pos: np.ndarray, s: np.ndarray):
@@ -356,14 +303,17 @@ def average_precision(y_true, scores, *, pos_label=None, labels=None) -> float:
 
 
 def best_threshold(metric, y_true, scores, *, pos_label=None) -> tuple[float, float]:
-    """The threshold of the sweep at which ``metric`` is largest, and that largest value.
+    """The best threshold of the sweep: largest ``metric``, or smallest expected cost.
 
     Parameters
     ----------
-    metric : callable
-        Maps a stack ``(K, 2, 2)`` to one value per matrix, shape ``(K,)``: any
-        single-number metric of the library, e.g. ``clfmetrics.macro_f1`` or
-        ``lambda s: clfmetrics.f1(s)[..., 1]`` for the F1 of the positive class.
+    metric : callable or array_like of shape (2, 2)
+        Either a function that maps a stack ``(K, 2, 2)`` to one value per matrix,
+        shape ``(K,)``, where larger is better: any single-number metric of the
+        library, e.g. ``clfmetrics.macro_f1`` or ``lambda s: clfmetrics.f1(s)[..., 1]``
+        for the F1 of the positive class. Or a cost matrix ``costs[i, j]`` = cost of
+        predicting ``i`` when the truth is ``j`` (class order negative, positive; see
+        :func:`expected_cost`), and then the mean cost per item is minimised.
     y_true, scores, pos_label
         As in :func:`threshold_stack`.
 
@@ -371,18 +321,44 @@ def best_threshold(metric, y_true, scores, *, pos_label=None) -> tuple[float, fl
     -------
     threshold : float
         Predict positive where ``score >= threshold``; ``inf`` means "predict nothing".
-        Of several equally good thresholds the highest is returned.
+        Of several equally good thresholds (a flat stretch) the highest is returned.
     value : float
+        The metric at ``threshold``, or, for a cost matrix, the smallest mean cost
+        per item, ``expected_cost(m, costs)`` of the matrix ``m`` at ``threshold``.
 
     Notes
     -----
-    Undefined values (NaN) are skipped. scikit-learn's ``TunedThresholdClassifierCV``
-    tunes a threshold by cross-validation; this evaluates one labelled set exactly.
+    Undefined values (NaN) are skipped. Choose the threshold on validation data and
+    report the metric at it on test data: the best value on the data that chose it is
+    optimistic. scikit-learn's ``TunedThresholdClassifierCV`` tunes a threshold on a
+    grid (100 points by default) by cross-validation, or on one validation set with
+    ``cv="prefit", refit=False``; this evaluates every distinct score of one labelled
+    set exactly. For calibrated probabilities and a cost matrix, the threshold
+    estimates :func:`cost_threshold`.
+
+    Examples
+    --------
+    >>> best_threshold([[0, 5], [1, 0]], [0, 0, 1, 1, 0], [0.1, 0.3, 0.35, 0.8, 0.9])
+    (0.35, 0.2)
     """
-    if not callable(metric):
-        raise ValueError(f"metric must be a function of a stack of matrices; got {metric!r}")
+    if callable(metric):
+        larger_is_better = True
+    else:
+        try:
+            costs = np.asarray(metric, dtype=np.float64)
+        except (TypeError, ValueError):
+            costs = None
+        if costs is None or costs.shape != (2, 2) or isinstance(metric, str):
+            raise ValueError(
+                "metric must be a function of a stack of matrices, or a (2, 2) cost matrix "
+                f"(rows = predicted, columns = true); got {metric!r}"
+            )
+        larger_is_better = False
     thresholds, stack = threshold_stack(y_true, scores, pos_label=pos_label)
-    values = np.asarray(metric(stack), dtype=np.float64)
+    if larger_is_better:
+        values = np.asarray(metric(stack), dtype=np.float64)
+    else:
+        values = np.asarray(expected_cost(stack, metric), dtype=np.float64)
     if values.shape != thresholds.shape:
         raise ValueError(
             f"metric must return one value per matrix, shape {thresholds.shape}; got "
@@ -390,5 +366,5 @@ def best_threshold(metric, y_true, scores, *, pos_label=None) -> tuple[float, fl
         )
     if np.isnan(values).all():
         raise ValueError("metric is undefined (NaN) at every threshold")
-    k = int(np.nanargmax(values))
+    k = int(np.nanargmax(values) if larger_is_better else np.nanargmin(values))
     return float(thresholds[k]), float(values[k])

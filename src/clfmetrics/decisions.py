@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._checks import reject_masked
+
 __all__ = ["argmax_predictions", "prior_shift"]
 
 
 def _as_probabilities(probabilities) -> np.ndarray:
+    reject_masked(probabilities, "probabilities", "items")
     try:
         p = np.asarray(probabilities)
     except ValueError as err:
@@ -42,6 +45,7 @@ def _as_probabilities(probabilities) -> np.ndarray:
 
 
 def _as_prior(prior, n: int, name: str) -> np.ndarray:
+    reject_masked(prior, name, "values")
     arr = np.asarray(prior)
     if arr.dtype.kind not in "iuf" or arr.shape != (n,):
         raise ValueError(f"{name} must be {n} numbers, one per class; got {prior!r}")
@@ -76,6 +80,7 @@ def argmax_predictions(probabilities, labels=None) -> np.ndarray:
     codes = np.argmax(p, axis=1)
     if labels is None:
         return codes
+    reject_masked(labels, "labels", "values")
     names = np.asarray(labels)
     if names.shape != (p.shape[1],):
         raise ValueError(f"labels must name the {p.shape[1]} columns; got {labels!r}")

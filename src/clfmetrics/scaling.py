@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import as_confusion
+from ._checks import as_confusion, reject_masked
 from .classwise import _prevalence
 
 __all__ = ["prevalence_calibrate", "prevalence_scale"]
@@ -39,6 +39,7 @@ def prevalence_scale(m, lam) -> np.ndarray:
            [10., 20.]])
     """
     m = as_confusion(m)
+    reject_masked(lam, "lam", "values")
     raw = np.asarray(lam)
     if raw.dtype == bool or raw.dtype.kind not in "iuf":
         raise ValueError(f"lam must be numbers, one per class; got {lam!r}")

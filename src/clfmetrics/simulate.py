@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import as_confusion
+from ._checks import as_confusion, reject_masked
 from ._intervals import acceleration, bounds, resolve_metric
 from ._resample import (
     cell_index,
@@ -29,6 +29,7 @@ __all__ = [
 
 
 def _distribution(p, name: str, n: int | None = None) -> np.ndarray:
+    reject_masked(p, name, "values")
     try:
         arr = np.asarray(p, dtype=np.float64)
     except (TypeError, ValueError):
@@ -81,6 +82,7 @@ def sample_confusion(prevalence, conditional, n_items: int, size=None, rng=None)
     if prev.ndim != 1:
         raise ValueError(f"prevalence must have shape (n,); got {prev.shape}")
     n = prev.shape[0]
+    reject_masked(conditional, "conditional", "values")
     cond = np.asarray(conditional, dtype=np.float64)
     if cond.shape != (n, n):
         raise ValueError(f"conditional must have shape ({n}, {n}); got {cond.shape}")

@@ -16,13 +16,14 @@ import numbers
 
 import numpy as np
 
-from ._checks import as_confusion, fill_value, scalar_or_array
+from ._checks import as_confusion, fill_value, reject_masked, scalar_or_array
 from .classwise import _recall
 
 __all__ = ["power_mean", "power_mean_recall"]
 
 
 def _as_exponent(p) -> np.ndarray:
+    reject_masked(p, "p", "values")
     if isinstance(p, bool) or isinstance(p, np.bool_):
         raise ValueError(f"p must be a real number (or a 1-d array of them); got {p!r}")
     if isinstance(p, numbers.Real):
@@ -45,6 +46,7 @@ def _as_exponent(p) -> np.ndarray:
 
 
 def _as_values(x) -> np.ndarray:
+    reject_masked(x, "x", "values")
     try:
         arr = np.asarray(x)
     except ValueError as err:

@@ -1,0 +1,350 @@
+r"""Are the probabilities right? Proper scoring rules and reliability diagrams.
+
+A classifier's probabilities are **calibrated** when, among the items given
+probability :math:`p` for a class, a fraction :math:`p` belongs to it. This is a
+property of the probabilities, checked here. It is *not* the book's **prevalence
+calibration** (Opitz 2024; :mod:`clfmetrics.calibration`, :mod:`clfmetrics.scaling`),
+which rescales the columns of a confusion matrix to equal class frequencies.
+
+- :func:`brier_score` and :func:`log_loss` are strictly proper scoring rules: their
+  expectation is smallest when the stated probabilities are the true ones.
+- :func:`reliability_curve` bins the probabilities and compares, bin by bin, the
+  observed frequency with the mean stated probability: the reliability diagram.
+- :func:`expected_calibration_error` summarises that diagram in one number; it
+  depends on the bins.
+
+Input: ``proba`` is either 1-d, the probability of the positive class per item
+(``pos_label`` as in :mod:`clfmetrics.curves`), or ``(N, n)``, one column per class
+(``labels[k]`` is the class of column ``k``; default the sorted classes of
+``y_true``). None of the functions takes ``sample_weight``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._checks import reject_masked
+from ._scores import _as_scores, _as_target, _positives
+from .confusion import _label_codes
+
+__all__ = ["brier_score", "expected_calibration_error", "log_loss", "reliability_curve"]
+
+#: How far a row of an (N, n) matrix may sum from 1 (float32 probabilities pass).
+ROW_SUM_TOLERANCE = 1e-6
+
+_EPS = np.finfo(np.float64).eps
+
+
+def _as_proba(proba) -> np.ndarray:
+    """``proba`` as a float array, 1-d or (N, n), finite, in [0, 1], non-empty."""
+    reject_masked(proba, "proba", "items")
+    try:
+        arr = np.asarray(proba)
+    except ValueError as err:  # ragged nested lists
+        raise ValueError(f"proba is not a rectangular array of numbers: {err}") from None
+    if arr.ndim not in (1, 2):
+        raise ValueError(
+            "proba must be 1-d (the probability of the positive class, one per item) or "
+            f"(N, n) (one column per class); got shape {arr.shape}"
+        )
+    p = _as_scores(arr, ndim=arr.ndim, name="proba")
+    if p.size == 0:
+        raise ValueError(f"proba is empty (shape {p.shape}): there is nothing to evaluate")
+    if p.min() < 0 or p.max() > 1:
+        bad = np.argwhere((p < 0) | (p > 1))[0]
+        where = tuple(bad.tolist()) if p.ndim > 1 else int(bad[0])
+        raise ValueError(
+            f"proba has the value {p[tuple(bad)]} at index {where}: probabilities lie in [0, 1]"
+        )
+    return p
+
+
+def _true_columns(y_true, p: np.ndarray, labels) -> np.ndarray:
+    """For an (N, n) matrix: the column of each item's true class, after checking the rows."""
+    n = p.shape[1]
+    if n < 2:
+        raise ValueError(f"proba must have one column per class (n >= 2); got shape {p.shape}")
+    y = _as_target(y_true, len(p), "proba")
+    if labels is None:
+        try:
+            classes = np.unique(y)
+        except TypeError as err:
+            raise ValueError(f"y_true must hold labels of one sortable kind: {err}") from None
+        if len(classes) != n:
+            raise ValueError(
+                f"proba has {n} columns but y_true holds {len(classes)} distinct classes "
+                f"{classes.tolist()}; pass labels= with the class of each column"
+            )
+    codes, _, n_labels = _label_codes(y, y, labels)
+    if n_labels != n:
+        raise ValueError(
+            f"proba has {n} columns but labels names {n_labels} classes; "
+            "there must be one column per class"
+        )
+    sums = p.sum(axis=1)
+    off = np.abs(sums - 1) > ROW_SUM_TOLERANCE
+    if off.any():
+        row = int(np.argmax(off))
+        raise ValueError(
+            f"proba row {row} sums to {float(sums[row])!r}, not 1: each row must be a probability "
+            "distribution over the classes (normalise it, or pass the probability of the "
+            "positive class as a 1-d array)"
+        )
+    return codes
+
+
+def _binary_or_matrix(y_true, proba, pos_label, labels):
+    """``(p, is_pos, None)`` for 1-d ``proba``, ``(p, None, true columns)`` for a matrix."""
+    p = _as_proba(proba)
+    if p.ndim == 1:
+        if labels is not None:
+            raise ValueError(
+                "labels applies to an (N, n) matrix; for 1-d proba (the probability of the "
+                "positive class) use pos_label="
+            )
+        _, pos = _positives(y_true, p, pos_label, name="proba")
+        return p, pos, None
+    if pos_label is not None:
+        raise ValueError(
+            "pos_label applies to 1-d proba; an (N, n) matrix uses labels= for its columns"
+        )
+    return p, None, _true_columns(y_true, p, labels)
+
+
+def brier_score(y_true, proba, *, labels=None, pos_label=None) -> float:
+    r"""The Brier score: mean squared distance between probabilities and outcomes.
+
+    For 1-d ``proba`` (:math:`p_i` = probability that item :math:`i` is positive,
+    :math:`y_i \in \{0, 1\}`):
+
+    .. math:: BS = \frac{1}{N} \sum_i (p_i - y_i)^2 \in [0, 1].
+
+    For an ``(N, n)`` matrix (:math:`p_{ik}` = probability that item :math:`i` is of
+    class :math:`k`):
+
+    .. math:: BS = \frac{1}{N} \sum_i \sum_k (p_{ik} - [y_i = k])^2 \in [0, 2].
+
+    Lower is better. A strictly proper scoring rule (Brier 1950): its expectation is
+    smallest only for the true probabilities, so it rewards honest probabilities,
+    where accuracy only looks at which side of 0.5 they fall.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (N,)
+        Reference labels.
+    proba : array_like of shape (N,) or (N, n)
+        Probabilities in [0, 1]: of the positive class (1-d), or one column per class
+        with rows that sum to 1 (within ``ROW_SUM_TOLERANCE`` = 1e-6).
+    labels : sequence of length n, optional
+        ``(N, n)`` only: the class of each column (any order). Default: the sorted
+        classes of ``y_true``, which must then number ``n``.
+    pos_label : label, optional
+        1-d only: the positive class; default the greater of the two labels (a single
+        class 0, 1 or -1 makes 1 positive), as in :func:`clfmetrics.curves.roc_auc`.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    1-d: equal to ``sklearn.metrics.brier_score_loss(y_true, proba)``. The matrix
+    form sums over *all* classes; it equals ``brier_score_loss(y_true, proba,
+    labels=..., scale_by_half=False)`` in scikit-learn 1.9, which is the default
+    (``scale_by_half="auto"``) for three or more columns, while for two columns
+    scikit-learn's default halves it. So a 2-column matrix ``[1 - p, p]`` scores
+    twice the 1-d ``p``. Differences: for two string labels scikit-learn asks for
+    ``pos_label``, here the greater label is positive; a matrix whose rows do not sum
+    to 1 raises ``ValueError`` (scikit-learn computes on it); ``labels`` may be in
+    any order (scikit-learn assumes sorted columns).
+
+    Examples
+    --------
+    >>> round(brier_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 12)
+    0.0375
+    """
+    p, pos, cols = _binary_or_matrix(y_true, proba, pos_label, labels)
+    if cols is None:
+        # Both columns of [1 - p, p], halved: scikit-learn's arithmetic, so that the two
+        # agree to the last bit, not only to rounding.
+        y = pos.astype(np.float64)
+        return float(np.mean(((1.0 - y) - (1.0 - p)) ** 2 + (y - p) ** 2) * 0.5)
+    diff = p.copy()
+    diff[np.arange(len(p)), cols] -= 1.0
+    return float(np.mean(np.einsum("ij,ij->i", diff, diff)))
+
+
+def log_loss(y_true, proba, *, labels=None, pos_label=None) -> float:
+    r"""Log loss (cross-entropy): the mean negative log-probability of the true class.
+
+    .. math:: LL = -\frac{1}{N} \sum_i \ln \hat p_i(y_i),
+
+    with :math:`\hat p_i(y_i)` the probability given to item :math:`i`'s true class
+    (for 1-d ``proba``: :math:`p_i` if positive, :math:`1 - p_i` if negative). Lower is
+    better; strictly proper, and unbounded: a confident mistake costs without limit.
+
+    Parameters
+    ----------
+    y_true, proba, labels, pos_label
+        As in :func:`brier_score`.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    Equal to ``sklearn.metrics.log_loss`` (version 1.9) on the same input, including
+    its clipping: each probability is clipped to :math:`[\epsilon, 1 - \epsilon]`,
+    :math:`\epsilon = 2.2 \cdot 10^{-16}` (float64's machine epsilon), so a probability 0
+    for the true class costs :math:`-\ln \epsilon \approx 36.04`, not infinity, and a
+    probability 1 costs :math:`\approx 2.2 \cdot 10^{-16}`, not 0. Differences:
+    scikit-learn 1.9 only warns when a row of a matrix does not sum to 1 and then uses
+    the row as given; here a row off by more than 1e-6 raises ``ValueError``. For 1-d
+    ``proba`` scikit-learn takes the greater label of ``y_true`` (or of ``labels``) as
+    positive and refuses a single class; here ``pos_label`` says which class is
+    positive, as in :func:`brier_score`.
+
+    Examples
+    --------
+    >>> round(log_loss(["spam", "ham", "ham", "spam"],
+    ...                [[.1, .9], [.9, .1], [.8, .2], [.35, .65]]), 5)
+    0.21616
+    """
+    p, pos, cols = _binary_or_matrix(y_true, proba, pos_label, labels)
+    true_p = np.where(pos, p, 1.0 - p) if cols is None else p[np.arange(len(p)), cols]
+    return float(-np.mean(np.log(np.clip(true_p, _EPS, 1.0 - _EPS))))
+
+
+def _as_bins(bins, strategy) -> int:
+    if isinstance(bins, (bool, np.bool_)) or not isinstance(bins, (int, np.integer)):
+        raise ValueError(f"bins must be a positive integer (the number of bins); got {bins!r}")
+    if bins < 1:
+        raise ValueError(f"bins must be at least 1; got {bins}")
+    if strategy not in ("uniform", "quantile"):
+        raise ValueError(f"strategy must be 'uniform' or 'quantile'; got {strategy!r}")
+    return int(bins)
+
+
+def _binned(y_true, proba, bins, strategy, pos_label, labels):
+    """Per non-empty bin: count, sum of outcomes, sum of stated probabilities."""
+    bins = _as_bins(bins, strategy)
+    p, pos, cols = _binary_or_matrix(y_true, proba, pos_label, labels)
+    if cols is None:
+        stated, hit = p, pos
+    else:  # top-label (confidence) calibration, Guo et al. (2017)
+        top = np.argmax(p, axis=1)
+        stated, hit = p[np.arange(len(p)), top], top == cols
+    if strategy == "uniform":
+        edges = np.linspace(0.0, 1.0, bins + 1)
+    else:
+        edges = np.percentile(stated, np.linspace(0, 1, bins + 1) * 100)
+    # As scikit-learn's calibration_curve: bin b holds (edges[b], edges[b + 1]], the
+    # first bin also its left edge; values on an inner edge go to the lower bin.
+    ids = np.searchsorted(edges[1:-1], stated)
+    counts = np.bincount(ids, minlength=bins)
+    observed = np.bincount(ids, weights=hit.astype(np.float64), minlength=bins)
+    predicted = np.bincount(ids, weights=stated, minlength=bins)
+    full = counts > 0
+    return counts[full], observed[full], predicted[full]
+
+
+def reliability_curve(
+    y_true, proba, *, bins=10, strategy="uniform", pos_label=None, labels=None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""The reliability diagram: observed frequency against stated probability, per bin.
+
+    The stated probabilities are cut into ``bins`` bins; for each bin :math:`b` that
+    holds :math:`n_b > 0` items,
+
+    .. math:: \mathrm{observed}_b = \frac{1}{n_b} \sum_{i \in b} y_i, \qquad
+              \mathrm{predicted}_b = \frac{1}{n_b} \sum_{i \in b} p_i.
+
+    Calibrated probabilities lie on the diagonal, up to the noise that :math:`n_b`
+    items allow: read ``counts`` before reading a gap.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (N,)
+    proba : array_like of shape (N,) or (N, n)
+        1-d: :math:`p_i` is the probability of the positive class and :math:`y_i`
+        whether item :math:`i` is positive. ``(N, n)``: top-label (confidence)
+        calibration: :math:`p_i` is the row's largest probability and :math:`y_i`
+        whether its column (the first of tied columns) is the true class.
+    bins : int, default 10
+        The number of bins.
+    strategy : {"uniform", "quantile"}, default "uniform"
+        ``"uniform"``: ``bins`` equal widths on [0, 1]. ``"quantile"``: edges at the
+        quantiles of the stated probabilities, so the bins hold about equally many items
+        (tied probabilities can merge bins).
+    pos_label, labels
+        As in :func:`brier_score`.
+
+    Returns
+    -------
+    observed : ndarray of float
+        The fraction of hits (positives) per non-empty bin, in order of the bins.
+    predicted : ndarray of float
+        The mean stated probability per non-empty bin.
+    counts : ndarray of int64
+        The items per non-empty bin; they sum to ``N``.
+
+    Notes
+    -----
+    For 1-d ``proba``, ``observed`` and ``predicted`` equal ``prob_true`` and
+    ``prob_pred`` of ``sklearn.calibration.calibration_curve(y_true, proba,
+    n_bins=bins, strategy=strategy)``, with its bins: :math:`(e_b, e_{b+1}]`, the first
+    bin closed, quantile edges from ``np.percentile`` (linear interpolation). Empty bins
+    are left out, as there. scikit-learn's curve is binary only and has no counts.
+
+    Examples
+    --------
+    >>> observed, predicted, counts = reliability_curve(
+    ...     [0, 0, 1, 1, 1], [0.1, 0.2, 0.6, 0.7, 0.9], bins=2)
+    >>> observed, predicted, counts
+    (array([0., 1.]), array([0.15      , 0.73333333]), array([2, 3]))
+    """
+    counts, hits, stated = _binned(y_true, proba, bins, strategy, pos_label, labels)
+    return hits / counts, stated / counts, counts
+
+
+def expected_calibration_error(
+    y_true, proba, *, bins=10, strategy="uniform", pos_label=None, labels=None
+) -> float:
+    r"""Expected calibration error: the gaps of the reliability diagram, weighted by counts.
+
+    .. math:: ECE = \sum_b \frac{n_b}{N}\,
+              \left| \mathrm{observed}_b - \mathrm{predicted}_b \right|
+
+    over the non-empty bins of :func:`reliability_curve` with the same arguments
+    (Naeini, Cooper & Hauskrecht 2015; Guo, Pleiss, Sun & Weinberger 2017).
+
+    Parameters
+    ----------
+    y_true, proba, bins, strategy, pos_label, labels
+        As in :func:`reliability_curve`; the result depends on them. 1-d ``proba``
+        bins the probability of the positive class; an ``(N, n)`` matrix bins the
+        top-label confidence (Guo et al.'s ECE; with 15 uniform bins in their paper).
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0 when every bin's observed frequency equals its mean probability.
+
+    Notes
+    -----
+    The number depends on the binning, not only on the probabilities: more bins hold
+    fewer items each, and their sampling noise adds to the sum, so even perfectly
+    calibrated probabilities have an ECE above 0 that shrinks only as items per bin
+    grow. Compare ECEs only with the same ``bins`` and ``strategy`` and similar
+    numbers of items. With one bin it is :math:`|\bar y - \bar p|`, the gap between
+    the observed and the mean stated frequency. scikit-learn has no ECE.
+
+    Examples
+    --------
+    >>> ece = expected_calibration_error([0, 0, 1, 1, 1], [0.1, 0.2, 0.6, 0.7, 0.9], bins=2)
+    >>> round(ece, 12)
+    0.22
+    """
+    counts, hits, stated = _binned(y_true, proba, bins, strategy, pos_label, labels)
+    return float(np.abs(hits - stated).sum() / counts.sum())
