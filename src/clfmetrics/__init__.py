@@ -54,6 +54,7 @@ from .reporting import report
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
     Interval,
+    holm,
     interval,
     interval_from_labels,
     mcnemar,
@@ -114,6 +115,7 @@ __all__ = [
     "from_sklearn",
     "geometric_macro_recall",
     "harmonic_macro_recall",
+    "holm",
     "interval",
     "interval_from_labels",
     "kappa",

@@ -176,3 +176,10 @@ def swapped_matrices(codes_rows: np.ndarray, counts: np.ndarray, n: int, size: i
         m_a[block] = np.rint(base_a + delta)
         m_b[block] = np.rint(base_b - delta)
     return m_a.reshape(size, n, n), m_b.reshape(size, n, n)
+
+
+def pair_patterns(y_true, pred_a, pred_b, labels=None):
+    """Joint patterns (true, A, B) with their counts, the class count and the labels."""
+    codes, n, labels = joint_codes(y_true, [pred_a, pred_b], labels)
+    rows, counts = patterns(codes, n)
+    return rows, counts, n, labels

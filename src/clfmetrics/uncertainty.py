@@ -13,27 +13,31 @@ Convention: ``m[i, j]`` = items predicted ``i`` whose true class is ``j``.
 References: the percentile and BCa intervals follow Efron & Tibshirani (1993,
 ch. 13–14) and DiCiccio & Efron (1996); the add-one p-value of the
 permutation test follows Phipson & Smyth (2010); the exact McNemar test is
-McNemar (1947) with the binomial p-value of scipy.
+McNemar (1947) (in ``_mcnemar.py``); Holm (1979) adjusts p-values for many tests
+(in ``_binomial.py``).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 
 from . import _resample as rs
+from ._binomial import holm
 from ._intervals import acceleration, bounds, count_matrix, resolve_metric, score, scores
+from ._mcnemar import McNemarResult, mcnemar, mcnemar_of_patterns, mcnemar_sample_size
+from ._resample import pair_patterns
 from .confusion import confusion_matrix
 
 __all__ = [
     "Interval",
     "McNemarResult",
+    "holm",
     "interval",
     "interval_from_labels",
     "mcnemar",
+    "mcnemar_of_patterns",
     "mcnemar_sample_size",
     "paired_interval",
     "permutation_test",
@@ -72,28 +76,6 @@ class Interval:
 
     def __contains__(self, value) -> bool:
         return self.low <= value <= self.high
-
-
-@dataclass(frozen=True)
-class McNemarResult:
-    """The exact McNemar test of two systems' accuracy on the same items.
-
-    Attributes
-    ----------
-    statistic : int
-        ``min(a_only, b_only)``, the count the exact test refers to a binomial.
-    pvalue : float
-        Two-sided exact p-value, ``P(Binomial(a_only + b_only, 1/2)`` as extreme).
-    a_only : int
-        Items that system A labels correctly and system B does not.
-    b_only : int
-        Items that system B labels correctly and system A does not.
-    """
-
-    statistic: int
-    pvalue: float
-    a_only: int
-    b_only: int
 
 
 def interval_of_stack(func, m, stack, level, method) -> Interval:
@@ -197,13 +179,6 @@ def interval_from_labels(
     """
     m = confusion_matrix(y_true, y_pred, labels=labels)
     return interval(metric, m, level=level, size=size, method=method, rng=rng)
-
-
-def pair_patterns(y_true, pred_a, pred_b, labels=None):
-    """Joint patterns (true, A, B) with their counts, the class count and the labels."""
-    codes, n, labels = rs.joint_codes(y_true, [pred_a, pred_b], labels)
-    rows, counts = rs.patterns(codes, n)
-    return rows, counts, n, labels
 
 
 def paired_interval(
@@ -322,93 +297,3 @@ def permutation_test(
     size = rs.check_size(size)
     rows, counts, n, _ = pair_patterns(y_true, pred_a, pred_b, labels)
     return permutation_pvalues({name: func}, rows, counts, n, size, rng)[name]
-
-
-def mcnemar(y_true, pred_a, pred_b, *, labels=None) -> McNemarResult:
-    """Exact McNemar test: do two systems have the same accuracy on these items?
-
-    Only the items on which exactly one system is right carry information:
-    ``a_only`` (A right, B wrong) and ``b_only``. Under the null hypothesis each
-    of these ``a_only + b_only`` items is equally likely to favour either
-    system, so ``a_only ~ Binomial(a_only + b_only, 1/2)``; the p-value is
-    scipy's exact two-sided binomial test.
-
-    Parameters
-    ----------
-    y_true, pred_a, pred_b : sequence of hashable labels, equal length
-    labels : sequence, optional
-
-    Returns
-    -------
-    McNemarResult
-
-    Examples
-    --------
-    >>> r = mcnemar([0, 1, 0, 1, 0, 1], [0, 1, 0, 1, 0, 0], [1, 0, 1, 1, 0, 0])
-    >>> r.a_only, r.b_only, round(r.pvalue, 3)
-    (3, 0, 0.25)
-    """
-    rows, counts, _, _ = pair_patterns(y_true, pred_a, pred_b, labels)
-    return mcnemar_of_patterns(rows, counts)
-
-
-def mcnemar_of_patterns(rows: np.ndarray, counts: np.ndarray) -> McNemarResult:
-    """:func:`mcnemar` from joint patterns (true, A, B) and their counts."""
-    from scipy.stats import binomtest
-
-    t, a, b = rows
-    a_only = int(counts[(a == t) & (b != t)].sum())
-    b_only = int(counts[(b == t) & (a != t)].sum())
-    discordant = a_only + b_only
-    pvalue = 1.0 if discordant == 0 else float(binomtest(a_only, discordant, 0.5).pvalue)
-    return McNemarResult(min(a_only, b_only), pvalue, a_only, b_only)
-
-
-def mcnemar_sample_size(delta, discordance, *, level=0.95, power=0.8) -> int:
-    r"""Test items needed for McNemar's test to detect an accuracy difference ``delta``.
-
-    With :math:`\psi` the share of items on which exactly one of the two systems
-    is right (the discordance) and :math:`\delta` the difference of their
-    accuracies, Connor (1987) gives
-
-    .. math::
-
-        N = \left\lceil \frac{\left(z_{1-\alpha/2} \sqrt{\psi}
-            + z_{\text{power}} \sqrt{\psi - \delta^2}\right)^2}{\delta^2} \right\rceil ,
-
-    a normal approximation for the two-sided test at level :math:`\alpha`
-    (:math:`1 -` ``level``).
-
-    Parameters
-    ----------
-    delta : float
-        Accuracy difference to detect, ``0 < |delta| <= discordance``.
-    discordance : float
-        Share of items where exactly one system is right, in (0, 1].
-    level : float, default 0.95
-        One minus the test's significance level.
-    power : float, default 0.8
-        Probability of detecting the difference.
-
-    Returns
-    -------
-    int
-
-    Examples
-    --------
-    >>> mcnemar_sample_size(0.02, 0.10)
-    1960
-    """
-    level, power = rs.check_level(level), rs.check_level(power)
-    delta = abs(float(delta))
-    if not 0 < discordance <= 1:
-        raise ValueError(f"discordance must be in (0, 1]; got {discordance!r}")
-    if not 0 < delta <= discordance:
-        raise ValueError(
-            f"delta must be non-zero and at most the discordance {discordance}: the accuracy "
-            f"difference comes from discordant items only; got {delta!r}"
-        )
-    normal = NormalDist()
-    z_test, z_power = normal.inv_cdf(1 - (1 - level) / 2), normal.inv_cdf(power)
-    root = z_test * math.sqrt(discordance) + z_power * math.sqrt(discordance - delta**2)
-    return math.ceil(root**2 / delta**2)
