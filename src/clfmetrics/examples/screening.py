@@ -96,7 +96,7 @@ def fit_logistic_1d(x, y, *, iterations: int = 25) -> tuple[np.ndarray, np.ndarr
 
     Newton's method on the log-likelihood, vectorised over the leading axes: each row of
     ``x`` and ``y`` is its own data set. No penalty (scikit-learn's
-    ``LogisticRegression(penalty=None)``).
+    ``LogisticRegression(C=np.inf)``).
 
     Parameters
     ----------
