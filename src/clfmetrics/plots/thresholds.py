@@ -121,7 +121,14 @@ def optimism_figure(honest, tuned, *, metric: str = "score", axes=None):
     return fig
 
 
-def seed_spread(differences: dict, *, reference=None, metric_names=None, ax=None):
+def seed_spread(
+    differences: dict,
+    *,
+    reference=None,
+    metric_names=None,
+    xlabel: str = "difference between the two models on a test set",
+    ax=None,
+):
     """Differences between two models across seeds: one row of dots per metric and source.
 
     Parameters
@@ -134,6 +141,8 @@ def seed_spread(differences: dict, *, reference=None, metric_names=None, ax=None
         as a bar under the dots.
     metric_names : dict of str -> str, optional
         Display names of the metrics.
+    xlabel : str
+        Label of the horizontal axis; say which model is subtracted from which.
     ax : matplotlib Axes, optional
     """
     if not differences:
@@ -173,7 +182,7 @@ def seed_spread(differences: dict, *, reference=None, metric_names=None, ax=None
     ax.axvline(0, color="grey", lw=1, linestyle=":")
     ax.set_yticks(range(len(metrics)), [names.get(m, m) for m in metrics])
     ax.invert_yaxis()
-    ax.set_xlabel("difference between the two models on a test set (second minus first)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("metric")
     ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return fig
