@@ -35,7 +35,7 @@ def test_two_sided_pvalue_at_one_half_equals_binomtest():
     rng = np.random.default_rng(0)
     pairs = [(b, c) for b in range(0, 25) for c in range(0, 25)]
     pairs += [tuple(rng.integers(0, 3000, 2)) for _ in range(60)]
-    pairs += [(0, 10**5), (49_000, 51_000), (500_000, 500_001)]
+    pairs += [(0, 10**5), (49_000, 51_000), (500_000, 500_001), (49_997_000, 50_003_000)]
     for b, c in pairs:
         n = int(b + c)
         ours = float(binom.two_sided_half(b, n))
@@ -98,6 +98,15 @@ def test_holm_equals_its_definition_and_is_monotone():
         order = np.argsort(p, kind="stable")
         assert (np.diff(adj[order]) >= 0).all()
         assert (adj >= p).all() and (adj <= 1).all()
+
+
+def test_holm_equals_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(2)
+    for m in (1, 3, 30):
+        p = rng.uniform(0, 0.1, m)
+        np.testing.assert_allclose(holm(p), multipletests(p, method="holm")[1], rtol=1e-15)
 
 
 def test_holm_keeps_shape_and_is_exported():

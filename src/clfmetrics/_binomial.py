@@ -17,8 +17,9 @@ against mpmath at 40 digits up to ``n = 10**7``). ``log C(n, k)`` through
 ``lgamma`` would lose about ``log10(n log n)`` digits (1e-9 at ``n = 10**6``).
 A cumulative probability is a sum of masses starting from the small end of
 the tail, so it keeps the same relative accuracy, tiny tails included (1e-200
-is computed, not rounded to 0); :func:`cdf` and :func:`upper_tail` hold one
-vector of ``n + 1`` masses per distinct ``(n, p)``.
+is computed, not rounded to 0). :func:`cdf` and :func:`upper_tail` sum at most
+``k + 1`` masses (fewer: those beyond ``40 sd + 800`` of the range cannot count),
+a few hundred thousand at a time.
 
 References: Loader (2000), "Fast and accurate computation of binomial
 probabilities"; Clopper & Pearson (1934); Holm (1979).
@@ -83,12 +84,19 @@ def _deviance(x: np.ndarray, m: np.ndarray) -> np.ndarray:
     return np.where(near, total, direct)
 
 
-def pmf(k, n, p) -> np.ndarray:
-    """``P(X = k)`` for ``X ~ Binomial(n, p)``; arrays broadcast (0 outside ``0..n``)."""
-    k, n, p = np.broadcast_arrays(
-        np.asarray(k, np.float64), np.asarray(n, np.float64), np.asarray(p, np.float64)
+def pmf(k, n, p, q=None) -> np.ndarray:
+    """``P(X = k)`` for ``X ~ Binomial(n, p)``; arrays broadcast (0 outside ``0..n``).
+
+    ``q`` is ``1 - p``, given separately where ``p`` itself is a computed ``1 - q``
+    (a mirrored tail), so that a tiny ``q`` keeps all its digits.
+    """
+    q = 1 - np.asarray(p, np.float64) if q is None else q
+    k, n, p, q = np.broadcast_arrays(
+        np.asarray(k, np.float64),
+        np.asarray(n, np.float64),
+        np.asarray(p, np.float64),
+        np.asarray(q, np.float64),
     )
-    q = 1 - p
     inside = (k >= 0) & (k <= n)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         # Inner masses (0 < k < n, 0 < p < 1); the ends and degenerate p are set below.
@@ -127,18 +135,46 @@ def _check_counts(k, n):
     return k_arr.astype(np.int64), n_arr.astype(np.int64)
 
 
+_CHUNK = 2**18  # masses computed at once: bounds the memory for any n
+
+
+def _lower_sums(ks: np.ndarray, n: int, p: float, q: float) -> np.ndarray:
+    r"""``P(X <= k)`` for each of ``ks``, ``X ~ Binomial(n, p)``.
+
+    The masses are summed upwards, in chunks, from ``40 sd + 800`` below the
+    smallest ``k``: :math:`\log f` is concave, so a mass that far below ``k`` is
+    less than :math:`(n + 1) e^{-800}` times the mass at ``k`` (Chernoff), and
+    the terms left out cannot change any sum in double precision.
+    """
+    reach = int(40 * math.sqrt(n * p * (1 - p)) + 800)
+    start, stop = max(0, int(ks.min()) - reach), int(ks.max())
+    out, carry = np.empty(ks.shape), 0.0
+    for lo in range(start, stop + 1, _CHUNK):
+        hi = min(lo + _CHUNK, stop + 1)
+        sums = carry + np.cumsum(pmf(np.arange(lo, hi), n, p, q))
+        inside = (ks >= lo) & (ks < hi)
+        out[inside] = sums[ks[inside] - lo]
+        carry = sums[-1]
+    return out
+
+
 def _tails(k, n, p, upper: bool) -> np.ndarray:
-    """P(X <= k) (``upper=False``) or P(X >= k), summed from the small end of the tail."""
+    """P(X <= k) (``upper=False``) or P(X >= k), summed from the small end of the tail.
+
+    An upper tail is the lower tail of the mirror image:
+    ``P(X >= k | n, p) = P(n - X <= n - k)`` with ``n - X ~ Binomial(n, 1 - p)``.
+    """
     k, n, p = np.broadcast_arrays(np.asarray(k), np.asarray(n), np.asarray(p, np.float64))
     out = np.empty(k.shape, dtype=np.float64)
-    # One mass vector per distinct (n, p): the queries share it, whatever their number.
+    # One pass of masses per distinct (n, p): the queries share it, whatever their number.
     pairs, inverse = np.unique(np.stack([n.ravel(), p.ravel()]), axis=1, return_inverse=True)
-    flat_k, flat_out = k.ravel(), out.reshape(-1)
+    flat_k, flat_out, inverse = k.ravel(), out.reshape(-1), inverse.ravel()
     for g, (n_g, p_g) in enumerate(pairs.T):
-        masses = pmf(np.arange(int(n_g) + 1), n_g, p_g)
-        sums = np.cumsum(masses[::-1])[::-1] if upper else np.cumsum(masses)
-        here = inverse.ravel() == g
-        flat_out[here] = sums[flat_k[here]]
+        here, n_g, p_g = inverse == g, int(n_g), float(p_g)
+        if upper:
+            flat_out[here] = _lower_sums(n_g - flat_k[here], n_g, 1 - p_g, p_g)
+        else:
+            flat_out[here] = _lower_sums(flat_k[here], n_g, p_g, 1 - p_g)
     return np.minimum(out, 1.0)
 
 
