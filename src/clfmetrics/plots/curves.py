@@ -48,7 +48,7 @@ def metrics_along_threshold(thresholds, values: dict, *, mark=None, ax=None):
     values : dict of str -> array_like of shape (K + 1,)
         Metric name -> its value at each threshold (e.g. ``{"accuracy": accuracy(stack)}``).
     mark : dict of str -> float, optional
-        Labelled vertical guides, e.g. ``{"best F1": t_best}``.
+        Vertical guides named in the legend, e.g. ``{"best F1": t_best}``.
     ax : matplotlib Axes, optional
     """
     fig, ax = _axes(ax, (7, 3.6))
@@ -57,8 +57,8 @@ def metrics_along_threshold(thresholds, values: dict, *, mark=None, ax=None):
     for k, (name, v) in enumerate(values.items()):
         ax.plot(t[finite], np.asarray(v, dtype=float)[finite], lw=2, label=name, **_style(k))
     for k, (name, x) in enumerate((mark or {}).items()):
-        ax.axvline(x, color="grey", lw=1, linestyle=_STYLES[(k + 1) % len(_STYLES)])
-        ax.annotate(name, (x, 0.02), xycoords=("data", "axes fraction"), fontsize=8, rotation=90)
+        # In the legend, not written on the line: guides close together stay readable.
+        ax.axvline(x, color="grey", lw=1.2, linestyle=_STYLES[(k + 1) % len(_STYLES)], label=name)
     ax.set_xlabel("threshold t (predict positive where score ≥ t)")
     ax.set_ylabel("score")
     ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
