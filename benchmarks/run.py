@@ -27,6 +27,7 @@ from clfmetrics._checks import as_confusion
 from clfmetrics.tooling.timing import count_stack, run_times
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_auc import bench_auc
 from bench_curves import bench_curves
 from bench_intervals import bench_intervals
 from bench_widgets import bench_widgets
@@ -280,6 +281,7 @@ def main(argv=None) -> int:
         "widgets": bench_widgets(5 if args.quick else 60),
         "curves": bench_curves(10_000 if args.quick else 1_000_000, repeat, rng),
         "intervals": bench_intervals(args.quick),
+        "auc": bench_auc(args.quick),
     }
     if not args.quick:
         results["cached_rebuild"] = bench_cached_rebuild()
@@ -295,6 +297,9 @@ def main(argv=None) -> int:
     print_table("bootstrap intervals, labels counted first", results["intervals"]["interval"])
     print_table("paired interval of macro F1", results["intervals"]["paired"])
     print_table("item resampling with scikit-learn", results["intervals"]["item_resampling"])
+    print_table("AUC intervals, 1,000 distinct scores", results["auc"]["distinct"])
+    print_table("AUC intervals, continuous scores", results["auc"]["continuous"])
+    print_table("DeLong versus confidenceinterval", results["auc"]["delong"])
     if "cached_rebuild" in results:
         print_table("cached rebuild", [results["cached_rebuild"]])
     Path(args.output).write_text(json.dumps(results, indent=2))

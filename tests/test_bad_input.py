@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import re
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -330,3 +333,85 @@ def test_prevalence_calibrate_names_the_stack_entry():
     message = r"class 0 never occurs \(prevalence 0\) in stack entry \(2,\)"
     with pytest.raises(ValueError, match=message):
         cm.prevalence_calibrate(stack)
+
+
+# ---------------------------------------------------------------------------
+# Mixed label types, Fraction and Decimal (issue 19, item 1)
+# ---------------------------------------------------------------------------
+
+MIXED = r"^mixed label types: y_true holds numbers \(e\.g\. 0\); y_pred holds strings \(e\.g\. '0'"
+
+
+def test_mixed_label_types_are_refused_as_scikit_learn_refuses_them():
+    """[0, 1, 2] against ['0', '1', '2'] was a 6x6 matrix with accuracy 0; now an error."""
+    from sklearn.metrics import confusion_matrix as sk_confusion
+
+    with pytest.raises(ValueError, match="Mix of label input types"):
+        sk_confusion([0, 1, 2], ["0", "1", "2"])
+    with pytest.raises(ValueError, match=MIXED + r".*pass labels="):
+        cm.confusion_matrix([0, 1, 2], ["0", "1", "2"])
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param(lambda y, p: cm.report(y, p, size=10), id="report"),
+        pytest.param(lambda y, p: cm.interval_from_labels("accuracy", y, p, size=10), id="iv"),
+        pytest.param(lambda y, p: cm.uncertainty.mcnemar(y, p, p), id="mcnemar"),
+    ],
+)
+def test_mixed_label_types_are_refused_wherever_labels_enter(call):
+    """report printed 0.000 everywhere for [0, 1, 1, 0] against ['0', '1', '1', '0']."""
+    with pytest.raises(ValueError, match="mixed label types: y_true holds numbers"):
+        call([0, 1, 1, 0], ["0", "1", "1", "0"])
+
+
+def test_compare_names_the_vector_of_another_type():
+    message = r"y_true holds numbers.*pred_a holds numbers.*pred_b holds strings \(e\.g\. '0'\)"
+    with pytest.raises(ValueError, match=message):
+        cm.compare([0, 1, 1, 0], [0, 1, 1, 0], ["0", "1", "1", "0"], size=10)
+
+
+@pytest.mark.parametrize(
+    ("y_true", "y_pred", "message"),
+    [
+        ([1, "a", 1], [1, "a", "a"], r"y_true holds numbers \(e\.g\. 1\) and strings"),
+        (["a", None], ["a", "b"], r"y_true holds strings \(e\.g\. 'a'\) and None"),
+        (["a", "b"], [b"a", b"b"], r"y_pred holds bytes \(e\.g\. b'a'\)"),
+        ([(0, 1), (1, 0)], [0, 1], r"y_true holds tuples .* y_pred holds numbers"),
+    ],
+)
+def test_every_mix_of_kinds_is_named(y_true, y_pred, message):
+    with pytest.raises(ValueError, match=message):
+        cm.confusion_matrix(y_true, y_pred)
+
+
+def test_numbers_of_every_type_are_one_kind():
+    """1, 1.0, True and numpy's integers are equal, hence the same class: no error."""
+    got = cm.confusion_matrix([np.int64(0), 1.0, True], [False, 1, np.uint8(1)])
+    np.testing.assert_array_equal(got, [[1, 0], [0, 2]])
+
+
+def test_given_labels_decide_for_mixed_types():
+    """With labels=, nothing is converted: every label must be one of the classes."""
+    with pytest.raises(ValueError, match=r"y_pred contains label '0', which is not in labels"):
+        cm.confusion_matrix([0, 1, 2], ["0", "1", "2"], labels=[0, 1, 2])
+    both = cm.confusion_matrix([0, 1], ["0", "1"], labels=[0, 1, "0", "1"])
+    assert both.shape == (4, 4) and both[2, 0] == both[3, 1] == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [(Fraction(1, 2), "Fraction"), (Fraction(1), "Fraction"), (Decimal("2"), "Decimal")],
+)
+@pytest.mark.parametrize("where", ["y_true", "labels"])
+def test_fraction_and_decimal_labels_are_refused(value, kind, where):
+    """scikit-learn refuses them ('unknown' target type); so does the library, with a reason."""
+    from sklearn.metrics import confusion_matrix as sk_confusion
+
+    with pytest.raises(ValueError, match="unknown is not supported"):
+        sk_confusion([value, 7], [value, 7])
+    y, labels = ([value, 7], None) if where == "y_true" else ([7, 7], [value, 7])
+    message = "^" + re.escape(f"{where} holds a {kind} label ({value!r} at index 0)")
+    with pytest.raises(ValueError, match=message + ".*convert them to int or str"):
+        cm.confusion_matrix(y, [7, 7], labels=labels)

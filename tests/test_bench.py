@@ -34,3 +34,11 @@ def test_quick_benchmark_runs(tmp_path):
     curves = {row["function"]: row for row in results["curves"]}
     assert {"roc_auc", "average_precision", "threshold_stack (full sweep)"} <= set(curves)
     assert all(row["ratio_ours_to_sklearn"] > 0 for row in curves.values())
+    auc = results["auc"]
+    for key in ("distinct", "continuous"):
+        (row,) = auc[key]
+        assert row["auc_percentile_s"] > 0 and row["speedup"] > 0
+        assert row["auc_low"] < row["auc_high"]
+    (delong,) = auc["delong"]
+    assert delong["delong_s"] > 0
+    assert delong.get("end_difference", 0) < 1e-4  # the same interval as confidenceinterval

@@ -100,6 +100,15 @@ def test_holm_equals_its_definition_and_is_monotone():
         assert (adj >= p).all() and (adj <= 1).all()
 
 
+def test_holm_equals_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(2)
+    for m in (1, 3, 30):
+        p = rng.uniform(0, 0.1, m)
+        np.testing.assert_allclose(holm(p), multipletests(p, method="holm")[1], rtol=1e-15)
+
+
 def test_holm_keeps_shape_and_is_exported():
     assert clfmetrics.holm is holm
     p = np.array([[0.01, 0.04], [0.03, 0.5]])

@@ -59,7 +59,9 @@ def test_tuple_labels_count_as_whole_labels():
 def test_an_int_and_its_string_are_different_labels():
     m = cm.confusion_matrix([1, "1", 1], ["1", "1", 1], labels=[1, "1"])
     np.testing.assert_array_equal(m, [[1, 0], [1, 1]])
-    assert cm.confusion_matrix([1, "1"], [1, "1"]).shape == (2, 2)
+    # Without labels= the mix is refused (issue 19, item 1): see test_bad_input.py.
+    with pytest.raises(ValueError, match="mixed label types"):
+        cm.confusion_matrix([1, "1"], [1, "1"])
 
 
 def test_unhashable_labels_raise_value_error():

@@ -51,7 +51,7 @@ def test_report_renders_three_ways(tweets_report):
     assert "Evaluation report" in text and "Suggested reporting" in text
     assert f"{cm.accuracy(TWEETS):.3f}" in text
     html = tweets_report._repr_html_()
-    assert html.count("<table>") == 5 and "neutral" in html
+    assert html.count("<table>") == 6 and "neutral" in html
     data = json.loads(tweets_report.to_json())
     assert data["metrics"]["macro_f1"]["estimate"] == pytest.approx(cm.macro_f1(TWEETS))
     assert data["per_class"]["neutral"]["recall"] == pytest.approx(0.85)
@@ -137,3 +137,160 @@ def test_bad_input():
         cm.compare([0, 1], [0, 1], [1, 0], names=("A", "A"))
     with pytest.raises(ValueError, match="differ in length"):
         cm.compare([0, 1], [0, 1], [1, 0, 1])
+
+
+# ---------------------------------------------------------------------------
+# Issue 19, item 5: the matrix first, grammar, compare's warnings and disagreements
+# ---------------------------------------------------------------------------
+
+
+def test_the_confusion_matrix_comes_first_in_the_books_orientation(tweets_report):
+    text = str(tweets_report).splitlines()
+    assert text[3].startswith("Confusion matrix (rows = predicted, columns = true")
+    # row "neutral": predicted neutral, true negative / neutral / positive, then the row total
+    assert text[5].split() == [
+        "predicted",
+        "\\",
+        "true",
+        "negative",
+        "neutral",
+        "positive",
+        "total",
+    ]
+    assert text[7].split() == ["neutral", "35", "170", "40", "245"]
+    assert text[9].split() == ["total", "100", "200", "100", "400"]
+    html = tweets_report._repr_html_()
+    first = html.index("<table>")
+    assert html.index("Confusion matrix") < first < html.index("Metrics")
+    assert "<td>neutral</td><td>35</td><td>170</td><td>40</td><td>245</td>" in html
+    data = tweets_report.to_dict()
+    assert list(data)[:4] == ["n_items", "labels", "matrix", "matrix_orientation"]
+    assert data["matrix"][1] == [35, 170, 40] and "rows = predicted" in data["matrix_orientation"]
+
+
+def test_counts_of_one_are_singular():
+    r = cm.report([0], [0], labels=[0, 1], size=1, rng=0)
+    text = str(r)
+    assert "On 1 test item (2 classes)" in text and "1 items" not in text
+    assert "(1 item, 95% percentile bootstrap, 1 resample)" in text
+    assert repr(r).startswith("<Report: 1 item, 2 classes")
+    assert "class 0 has only 1 item:" in " ".join(r.warnings)
+    c = cm.compare([0, 1], [0, 0], [1, 1], size=1, rng=0)
+    assert "A alone right on 1 item, B alone on 1 item" in str(c)
+
+
+def test_compare_shows_the_reports_class_warnings():
+    y = ["a"] * 100 + ["b"] * 8
+    a = ["a"] * 100 + ["b"] * 8
+    b = ["a"] * 108  # b never predicted by B
+    c = cm.compare(y, a, b, names=("new", "old"), size=200, rng=0)
+    assert c.warnings == [
+        "class b has only 8 items: its recall moves in steps of 1/8, so the macro metrics' "
+        "intervals are wide",
+        "class b is never predicted by old: its precision is undefined (0/0, counted as 0 in "
+        "the macro averages)",
+    ]
+    assert "Warnings" in str(c) and "never predicted by old" in str(c)
+    assert c.to_dict()["warnings"] == c.warnings
+
+
+def _borderline(seed=2, n=60):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    a = np.where(rng.random(n) < 0.85, y, 1 - y)
+    b = np.where(rng.random(n) < 0.72, y, 1 - y)
+    return cm.compare(y, a, b, size=2000, rng=0)
+
+
+def test_compare_notes_where_test_and_interval_disagree():
+    c = _borderline()
+    found = {(d["metric"], d["test"]) for d in c.disagreements()}
+    assert ("macro_f1", "permutation") in found
+    for name, iv in c.differences.items():
+        excludes = iv.low > 0 or iv.high < 0
+        disagree = excludes != (c.pvalues[name] < 0.05) and name != "delta_f1"
+        assert ((name, "permutation") in found) == disagree
+    mcnemar_disagrees = (c.differences["accuracy"].low > 0) != (c.mcnemar.pvalue < 0.05)
+    assert (("accuracy", "McNemar") in found) == mcnemar_disagrees
+    assert "Test and interval disagree at the 95% level for: " in str(c)
+    assert "macro_f1 (interval excludes 0, permutation p = " in " ".join(str(c).split())
+    assert c.to_dict()["test_interval_disagreements"] == c.disagreements()
+    # where they agree, nothing is said
+    y, a, _ = _two_systems()
+    agreeing = cm.compare(y, a, a, size=300, rng=0)
+    assert agreeing.disagreements() == [] and "disagree at" not in str(agreeing)
+
+
+# ---------------------------------------------------------------------------
+# Issue 18: exact intervals where the bootstrap fails, Holm across compare's metrics
+# ---------------------------------------------------------------------------
+
+
+def _scipy_exact(k, n, level=0.95):
+    from scipy.stats import binomtest
+
+    ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
+    return ci.low, ci.high
+
+
+def test_zero_width_intervals_warn_and_give_the_exact_interval():
+    """240 perfect predictions: the bootstrap says 1.000 [1.000, 1.000], exact is [0.985, 1]."""
+    y = [0] * 200 + [1] * 40
+    r = cm.report(y, y, size=300, rng=0)
+    assert r.intervals["accuracy"].low == r.intervals["accuracy"].high == 1.0
+    acc = r.exact["accuracy"]
+    assert (acc["low"], acc["high"]) == pytest.approx(_scipy_exact(240, 240), abs=1e-9)
+    assert round(acc["low"], 3) == 0.985 and acc["successes"] == acc["trials"] == 240
+    for lab, n in [(0, 200), (1, 40)]:
+        e = r.exact["recall"][lab]
+        assert (e["low"], e["high"]) == pytest.approx(_scipy_exact(n, n), abs=1e-9)
+    zero = [w for w in r.warnings if w.startswith("zero-width bootstrap intervals")]
+    assert len(zero) == 1 and "1.000 [0.985, 1.000]" in zero[0]
+    text = str(r)
+    assert "Exact intervals (95% Clopper-Pearson)" in text and "240 / 240" in text
+    assert "accuracy is 1.000 (exact Clopper-Pearson interval [0.985, 1.000]" in " ".join(
+        text.split()
+    )
+    data = json.loads(r.to_json())
+    assert data["exact_intervals"]["accuracy"]["low"] == pytest.approx(acc["low"])
+
+
+def test_a_class_under_ten_items_gets_the_exact_interval_of_its_recall():
+    m = np.array([[150, 1, 0], [3, 5, 0], [0, 1, 60]])  # class 1 has 7 items, 5 found
+    r = cm.report(*cm.to_labels(m, ["a", "b", "c"]), level=0.9, size=300, rng=0)
+    e = r.exact["recall"]["b"]
+    assert e["estimate"] == pytest.approx(5 / 7)
+    assert (e["low"], e["high"]) == pytest.approx(_scipy_exact(5, 7, 0.9), abs=1e-9)
+    acc = r.exact["accuracy"]
+    assert (acc["low"], acc["high"]) == pytest.approx(_scipy_exact(215, 220, 0.9), abs=1e-9)
+    tiny = [w for w in r.warnings if "fewer than 10 items" in w]
+    assert tiny == [
+        "class b has fewer than 10 items (7): its bootstrap interval is unreliable; the exact "
+        f"(Clopper-Pearson) interval of its recall is 0.714 [{e['low']:.3f}, {e['high']:.3f}]"
+    ]
+    assert "recall of b" in str(r) and "Exact intervals (90% Clopper-Pearson)" in str(r)
+
+
+def test_no_exact_section_when_the_bootstrap_is_fine(tweets_report):
+    assert "Exact intervals" not in str(tweets_report)
+    assert tweets_report.to_dict()["exact_intervals"]["recall"]["neutral"]["trials"] == 200
+
+
+def test_compare_adjusts_its_p_values_with_holm_over_the_score_metrics():
+    c = _borderline()
+    family = [k for k in cm.METRICS if k != "delta_f1"]
+    assert list(c.pvalues_holm) == family
+    # Holm (1979) step by step, in plain Python: the i-th smallest p times (m - i), running max
+    raw = sorted((c.pvalues[k], k) for k in family)
+    running, expected = 0.0, {}
+    for i, (p, k) in enumerate(raw):
+        running = max(running, min(1.0, (len(raw) - i) * p))
+        expected[k] = running
+    assert c.pvalues_holm == pytest.approx(expected)
+    assert all(c.pvalues_holm[k] >= c.pvalues[k] for k in family)
+    data = c.to_dict()
+    assert data["metrics"]["macro_f1"]["p_value_holm"] == c.pvalues_holm["macro_f1"]
+    assert data["metrics"]["delta_f1"]["p_value_holm"] is None
+    assert "except delta_f1" in data["holm_family"]
+    text = " ".join(str(c).split())
+    assert "p Holm" in text and "over the family of the 13 metrics that are scores" in text

@@ -54,7 +54,11 @@ from .reliability import brier_score, expected_calibration_error, log_loss, reli
 from .reporting import report
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
+    AUCComparison,
     Interval,
+    ap_interval,
+    auc_interval,
+    compare_auc,
     holm,
     interval,
     interval_from_labels,
@@ -97,14 +101,18 @@ CLASSWISE = {
 __all__ = [
     "CLASSWISE",
     "METRICS",
+    "AUCComparison",
     "Interval",
     "accuracy",
+    "ap_interval",
     "argmax_predictions",
+    "auc_interval",
     "average_precision",
     "best_threshold",
     "bias",
     "brier_score",
     "compare",
+    "compare_auc",
     "confusion_by_group",
     "confusion_matrix",
     "correct",

@@ -26,6 +26,11 @@ class Section:
     notes: list[str] = field(default_factory=list)
 
 
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """'1 item', '2 items': a count with its noun in the right number."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def num(x, digits: int = 3) -> str:
     """A number for a table cell; NaN prints as 'undefined'."""
     return "undefined" if x != x else f"{x:.{digits}f}"
@@ -72,6 +77,21 @@ def as_html(sections: list[Section], heading: str) -> str:
             out.append("<ul>" + "".join(f"<li>{e(n)}</li>" for n in s.notes) + "</ul>")
     out.append("</div>")
     return "".join(out)
+
+
+def matrix_section(matrix, labels, title: str = "Confusion matrix") -> Section:
+    """The count matrix as a table in the book's orientation: rows predicted, columns true."""
+    names = [str(lab) for lab in labels]
+    rows = [
+        [name, *(str(int(c)) for c in row), str(int(row.sum()))]
+        for name, row in zip(names, matrix, strict=True)
+    ]
+    rows.append(["total", *(str(int(c)) for c in matrix.sum(axis=0)), str(int(matrix.sum()))])
+    return Section(
+        f"{title} (rows = predicted, columns = true; scikit-learn's is the transpose)",
+        ["predicted \\ true", *names, "total"],
+        rows,
+    )
 
 
 def plain_labels(labels) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._labels import refuse_mixed
 from .confusion import (
     _as_label_vector,
     _default_labels,
@@ -63,20 +64,29 @@ def _sorted_union(arrays: list[np.ndarray]) -> list:
     return np.unique(np.concatenate([np.unique(a) for a in arrays])).tolist()
 
 
+def _prediction_names(k: int) -> list[str]:
+    if k == 1:
+        return ["y_pred"]
+    return ["pred_a", "pred_b"] if k == 2 else [f"predictions[{s}]" for s in range(k)]
+
+
 def joint_codes(y_true, predictions, labels=None) -> tuple[np.ndarray, int, list]:
     """Class indices of the truth and of every prediction vector, stacked as rows.
 
     Returns ``(codes, n, labels)`` with ``codes`` of shape ``(1 + k, N)``: row 0
     the true classes, row ``1 + s`` the predictions of system ``s``, all in the
-    order of ``labels`` (default: the sorted union of every label that occurs).
+    order of ``labels`` (default: the sorted union of every label that occurs;
+    then the vectors must hold one kind of label, see ``_labels``).
     """
     predictions = list(predictions)
     if not predictions:
         raise ValueError("predictions is empty: give at least one prediction vector")
     if labels is None:
         # One label set for every system, so all matrices share rows and columns.
+        names = _prediction_names(len(predictions))
         truth = _as_label_vector(y_true, "y_true")
-        preds = [_as_label_vector(p, "each prediction vector") for p in predictions]
+        preds = [_as_label_vector(p, name) for p, name in zip(predictions, names, strict=True)]
+        refuse_mixed([("y_true", truth), *zip(names, preds, strict=True)])
         if _same_simple_kind(truth, *preds):
             labels = _sorted_union([truth, *preds])
         else:

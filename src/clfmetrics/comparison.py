@@ -2,7 +2,8 @@
 
 :func:`compare` gives, for each metric of ``clfmetrics.METRICS``, both
 scores, the paired bootstrap interval of the difference and the permutation
-p-value, plus McNemar's exact test for accuracy; it renders as text
+p-value, plus McNemar's exact test for accuracy, the report's class warnings
+for both systems, and a note wherever a test and its interval disagree; it renders as text
 (``str``), as HTML in Jupyter and as ``to_dict()`` / ``to_json()``.
 """
 
@@ -11,8 +12,19 @@ from __future__ import annotations
 import numpy as np
 
 from . import _resample as rs
+from ._binomial import holm
 from ._intervals import registry
-from ._render import Rendered, Section, interval_dict, interval_text, num, plain_labels, pvalue
+from ._render import (
+    Rendered,
+    Section,
+    count,
+    interval_dict,
+    interval_text,
+    num,
+    plain_labels,
+    pvalue,
+)
+from ._warnings import class_warnings
 from .uncertainty import (
     mcnemar_of_patterns,
     pair_patterns,
@@ -43,12 +55,21 @@ class Comparison(Rendered):
         self.differences = paired_intervals(metrics, rows, counts, n, level, size, rng)
         #: Permutation (swap) test p-value for every metric.
         self.pvalues = permutation_pvalues(metrics, rows, counts, n, size, rng)
+        family = [k for k in self.pvalues if k not in NOT_A_SCORE]
+        #: Holm-adjusted permutation p-values over the metrics that are scores (the family).
+        self.pvalues_holm = dict(
+            zip(family, holm([self.pvalues[k] for k in family]).tolist(), strict=True)
+        )
         self.mcnemar = mcnemar_of_patterns(rows, counts)
+        # The report's class warnings, for both systems; those of the truth once.
+        both = class_warnings(m_a, self.labels, names[0]) + class_warnings(m_b, labels, names[1])
+        #: Classes that never occur, are never predicted by a system, or are tiny.
+        self.warnings = list(dict.fromkeys(both))
 
     def __repr__(self) -> str:
         d = self.differences["accuracy"]
         return (
-            f"<Comparison: {self.names[0]} - {self.names[1]} on {self.n_items} items, "
+            f"<Comparison: {self.names[0]} - {self.names[1]} on {count(self.n_items, 'item')}, "
             f"accuracy difference {interval_text(d)}; "
             "print() it for every metric>"
         )
@@ -68,18 +89,62 @@ class Comparison(Rendered):
                 )
         return out
 
+    def disagreements(self) -> list[dict]:
+        """Metrics whose test and interval disagree at the same level.
+
+        The interval excludes 0 while the test's p-value is at least ``1 - level``,
+        or the other way round. The permutation and McNemar tests swap the two
+        systems' predictions, the interval resamples the items, so near the
+        boundary they can fall on either side: such a difference is borderline,
+        not a finding. Each entry: ``metric``, ``test``, ``p_value`` and
+        ``interval_excludes_zero``.
+        """
+        alpha = 1 - self.level
+        tests = [(k, "permutation", p) for k, p in self.pvalues.items()]
+        tests.append(("accuracy", "McNemar", self.mcnemar.pvalue))
+        out = []
+        for k, test, p in tests:
+            iv = self.differences[k]
+            decided = iv.low > 0 or iv.high < 0
+            if k not in NOT_A_SCORE and decided != (p < alpha):
+                out.append(
+                    {"metric": k, "test": test, "p_value": p, "interval_excludes_zero": decided}
+                )
+        return out
+
+    def _disagreement_note(self) -> list[str]:
+        found = self.disagreements()
+        if not found:
+            return []
+        listed = "; ".join(
+            f"{d['metric']} (interval {'excludes' if d['interval_excludes_zero'] else 'includes'}"
+            f" 0, {d['test']} p {pvalue(d['p_value'], prose=True)})"
+            for d in found
+        )
+        return [
+            f"Test and interval disagree at the {self.level:.0%} level for: {listed}. The tests "
+            "swap the two systems' predictions, the intervals resample the items, so near the "
+            "boundary they can fall on either side: call these differences borderline, not "
+            "findings."
+        ]
+
     def _notes(self) -> list[str]:
         verdicts = set(self.verdicts().values()) - {"undecided", "n/a"}
         notes = [
-            "Both systems are resampled on the same items (paired); p-values are per metric and "
-            "not corrected for testing many metrics: choose the metric before comparing.",
+            "Both systems are resampled on the same items (paired). Column p is each metric's "
+            "permutation p-value, uncorrected: choose the metric before comparing. Column "
+            f"'p Holm' adjusts them (Holm 1979) over the family of the {len(self.pvalues_holm)} "
+            "metrics that are scores (every row but delta_f1; McNemar's test is not in it), so "
+            "rejecting where it is below 1 - level keeps the chance of any false finding among "
+            "them at most 1 - level.",
             f"McNemar's exact test on accuracy: {self.names[0]} alone right on "
-            f"{self.mcnemar.a_only} items, {self.names[1]} alone on {self.mcnemar.b_only}, "
+            f"{count(self.mcnemar.a_only, 'item')}, {self.names[1]} alone on "
+            f"{count(self.mcnemar.b_only, 'item')}, "
             f"p {pvalue(self.mcnemar.pvalue, prose=True)}.",
         ]
         if len(verdicts) == 2:
             notes.append("The metrics disagree on which system is better: name several winners.")
-        return notes
+        return notes + self._disagreement_note()
 
     def to_dict(self) -> dict:
         return {
@@ -94,6 +159,7 @@ class Comparison(Rendered):
                     self.names[1]: self.scores[k][1],
                     "difference": interval_dict(self.differences[k]),
                     "p_value": self.pvalues[k],
+                    "p_value_holm": self.pvalues_holm.get(k),
                     "favours": self.verdicts()[k],
                 }
                 for k in self.scores
@@ -104,6 +170,10 @@ class Comparison(Rendered):
                 "a_only": self.mcnemar.a_only,
                 "b_only": self.mcnemar.b_only,
             },
+            "holm_family": "the permutation p-values of every metric in 'metrics' except "
+            "delta_f1 (not a score); McNemar's test is not in the family",
+            "warnings": list(self.warnings),
+            "test_interval_disagreements": self.disagreements(),
         }
 
     def _sections(self) -> list[Section]:
@@ -118,6 +188,7 @@ class Comparison(Rendered):
                 num(iv.low),
                 num(iv.high),
                 pvalue(self.pvalues[k]),
+                pvalue(self.pvalues_holm[k]) if k in self.pvalues_holm else "",
                 verdicts[k],
             ]
             for (k, (sa, sb)), iv in zip(
@@ -126,12 +197,13 @@ class Comparison(Rendered):
         ]
         return [
             Section(
-                f"{self.n_items} items, {self.level:.0%} paired percentile intervals of "
-                f"{a} - {b}, {self.size} resamples and permutations",
-                ["metric", a, b, "difference", "low", "high", "p", "favours"],
+                f"{count(self.n_items, 'item')}, {self.level:.0%} paired percentile intervals "
+                f"of {a} - {b}, {count(self.size, 'resample')} and as many permutations",
+                ["metric", a, b, "difference", "low", "high", "p", "p Holm", "favours"],
                 rows,
             ),
             Section("Notes", notes=self._notes()),
+            Section("Warnings", notes=self.warnings or ["none"]),
         ]
 
 
@@ -144,7 +216,10 @@ def compare(
     of A - B (:func:`clfmetrics.uncertainty.paired_interval`), and the p-value of the paired
     permutation test (:func:`clfmetrics.uncertainty.permutation_test`); for accuracy also
     McNemar's exact test. All metrics share one joint resample and one set of
-    random swaps.
+    random swaps. The permutation p-values of the metrics that are scores
+    (all but ``delta_f1``) are also Holm-adjusted as one family
+    (:func:`clfmetrics.uncertainty.holm`): reject where the adjusted value is below
+    ``1 - level`` to keep the family-wise error rate at ``1 - level``.
 
     Parameters
     ----------
@@ -160,8 +235,10 @@ def compare(
     Returns
     -------
     Comparison
-        ``scores``, ``differences``, ``pvalues``, ``mcnemar``, ``verdicts()``;
-        ``str()``, HTML in Jupyter, ``to_dict()`` and ``to_json()``.
+        ``scores``, ``differences``, ``pvalues``, ``pvalues_holm``, ``mcnemar``,
+        ``warnings`` (the report's class warnings, for both systems), ``verdicts()``,
+        ``disagreements()`` (where a test and its interval disagree); ``str()``,
+        HTML in Jupyter, ``to_dict()`` and ``to_json()``.
 
     Examples
     --------

@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 import numpy as np
 
 from ._checks import as_confusion, reject_masked
+from ._labels import refuse_exact_numbers, refuse_mixed
 
 __all__ = ["confusion_matrix", "from_sklearn", "to_labels", "to_sklearn"]
 
@@ -78,7 +79,7 @@ def _is_bad_float(v) -> bool:
 
 
 def _check_label_values(arr: np.ndarray, name: str) -> None:
-    """Refuse NaN, infinite and non-integer float labels, and complex numbers."""
+    """Refuse NaN, infinite and non-integer float labels, complex, Fraction and Decimal."""
     if arr.dtype.kind == "c":
         raise ValueError(f"{name} holds complex numbers; labels must be classes")
     if arr.dtype.kind == "f":
@@ -87,7 +88,9 @@ def _check_label_values(arr: np.ndarray, name: str) -> None:
             return
         k = int(np.argmax(bad))
     elif arr.dtype == object:
-        k = next((k for k, v in enumerate(arr.tolist()) if _is_bad_float(v)), None)
+        items = arr.tolist()
+        refuse_exact_numbers(items, name)
+        k = next((k for k, v in enumerate(items) if _is_bad_float(v)), None)
         if k is None:
             return
     else:
@@ -200,6 +203,8 @@ def _label_codes(y_true, y_pred, labels=None) -> tuple[np.ndarray, np.ndarray, i
         raise ValueError("y_true and y_pred are empty: there is nothing to count")
     vectorisable = _same_simple_kind(yt, yp)
     given = labels is not None
+    if not given:
+        refuse_mixed([("y_true", yt), ("y_pred", yp)])
     label_arr = _as_label_vector(labels, "labels") if given else None
     # Integer labels in a modest range (the usual case) are found and coded with a
     # table indexed by value: no sort, one pass per vector.
@@ -252,6 +257,9 @@ def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
         The classes, in the order of the rows and columns. Defaults to the
         sorted union of the labels that occur (first appearance if they cannot
         be sorted). Give it whenever a class may be missing from both vectors.
+        Given, it decides: every label must be one of its classes, compared
+        as they are (``0`` is not ``"0"``), so it also admits vectors of
+        mixed label types.
 
     Returns
     -------
@@ -268,6 +276,11 @@ def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
         values such as 1.0 are labels, as in scikit-learn's ``type_of_target``).
         scikit-learn counts masked entries as if unmasked; this function
         refuses them, since only the caller knows what a masked label means.
+        Also if the labels mix kinds (numbers, strings, bytes, tuples, None)
+        and ``labels`` is not given, as scikit-learn refuses "a mix of label
+        input types": ``[0, 1, 2]`` against ``["0", "1", "2"]`` is an error,
+        not six classes. ``Fraction`` and ``Decimal`` labels are refused
+        (scikit-learn refuses them too); convert them to ``int`` or ``str``.
 
     Examples
     --------

@@ -1,10 +1,14 @@
 """A report on one classifier's predictions that explains itself.
 
-:func:`report` gives every metric of ``clfmetrics.METRICS`` with a bootstrap
-interval, the class-wise precision, recall and F1 next to each class's bias
-and prevalence, both macro F1s and their gap, chance baselines,
-prevalence-calibrated scores, warnings, and a suggested reporting paragraph.
-It renders as text (``str``), as
+:func:`report` gives the confusion matrix (rows = predicted, columns = true),
+every metric of ``clfmetrics.METRICS`` with a bootstrap interval, the
+class-wise precision, recall and F1 next to each class's bias and prevalence,
+both macro F1s and their gap, chance baselines, prevalence-calibrated scores,
+exact (Clopper-Pearson) intervals where the bootstrap fails (a zero-width
+interval, a class under 10 items), warnings, and a suggested reporting
+paragraph. Given ``scores=``, it adds ROC AUC and average precision with
+their intervals and, for probabilities, the Brier score, log loss, expected
+calibration error and a reliability table. It renders as text (``str``), as
 HTML in Jupyter and as ``to_dict()`` / ``to_json()``.
 
 Convention: ``matrix[i, j]`` = items predicted ``labels[i]`` whose true class
@@ -19,7 +23,24 @@ import numpy as np
 
 from . import _resample as rs
 from ._intervals import registry
-from ._render import Rendered, Section, interval_dict, interval_text, num, plain_labels
+from ._render import (
+    Rendered,
+    Section,
+    count,
+    interval_dict,
+    interval_text,
+    matrix_section,
+    num,
+    plain_labels,
+)
+from ._report_scores import ScoreSummary, check_scores
+from ._warnings import (
+    class_warnings,
+    exact_intervals,
+    exact_section,
+    exact_warnings,
+    needs_exact,
+)
 from .averages import delta_f1, f1_of_averages, macro_f1
 from .classwise import bias, f1, precision, prevalence, recall
 from .scaling import prevalence_calibrate
@@ -29,8 +50,6 @@ __all__ = ["Report", "report"]
 
 #: A gap between the two macro F1s at least this large is explained in the report.
 DELTA_MATERIAL = 0.01
-#: A class with fewer true items than this is flagged as tiny.
-TINY_CLASS = 30
 #: Largest over smallest prevalence from which accuracy and macro recall are flagged.
 IMBALANCE = 3.0
 #: Bias differing from prevalence by more than this share counts as over- or under-predicting.
@@ -44,12 +63,12 @@ class Report(Rendered):
 
     _heading = "Evaluation report"
 
-    def __init__(self, matrix, labels, level, size, rng):
+    def __init__(self, matrix, labels, level, size, rng, scores=None):
         self.matrix = matrix.astype(np.int64)
         self.labels = list(labels)
         self.level, self.size = level, size
         self.n_items = int(matrix.sum())
-        stack = resample_matrix(matrix, size, np.random.default_rng(rng))
+        stack = resample_matrix(matrix, size, rng)
         metrics = registry()
         #: Every metric of METRICS with its percentile interval, by name.
         self.intervals = {
@@ -85,6 +104,12 @@ class Report(Rendered):
         self.calibrated = (
             {} if cal is None else {name: float(metrics[name](cal)) for name in _CALIBRATED}
         )
+        #: What the report says about the scores, or None without scores=.
+        self.scores = (
+            None if scores is None else ScoreSummary(*scores, self.labels, level, size, rng)
+        )
+        #: Clopper-Pearson intervals of accuracy and of each class's recall.
+        self.exact = exact_intervals(self.matrix, self.labels, level)
         self.warnings = self._warnings()
 
     @staticmethod
@@ -104,23 +129,10 @@ class Report(Rendered):
         }
 
     def _warnings(self) -> list[str]:
-        pc, out = self.per_class, []
-        for k, lab in enumerate(self.labels):
-            if pc["support"][k] == 0:
-                out.append(
-                    f"class {lab!s} never occurs in y_true: its recall is undefined (0/0, "
-                    "counted as 0 in the macro averages), and prevalence calibration is undefined"
-                )
-            elif pc["predicted"][k] == 0:
-                out.append(
-                    f"class {lab!s} is never predicted: its precision is undefined (0/0, "
-                    "counted as 0 in the macro averages)"
-                )
-            if 0 < pc["support"][k] < TINY_CLASS:
-                out.append(
-                    f"class {lab!s} has only {int(pc['support'][k])} items: its recall moves in "
-                    f"steps of 1/{int(pc['support'][k])}, so the macro metrics' intervals are wide"
-                )
+        pc = self.per_class
+        out = class_warnings(self.matrix, self.labels)
+        out += exact_warnings(self.intervals, self.matrix, self.labels, self.exact)
+        out += [] if self.scores is None else self.scores.warnings
         out += self._undefined_metrics()
         prev = pc["prevalence"][pc["support"] > 0]
         if prev.size >= 2 and prev.max() / prev.min() >= IMBALANCE:
@@ -135,7 +147,7 @@ class Report(Rendered):
     def __repr__(self) -> str:
         acc = self.intervals["accuracy"]
         return (
-            f"<Report: {self.n_items} items, {len(self.labels)} classes, "
+            f"<Report: {count(self.n_items, 'item')}, {len(self.labels)} classes, "
             f"accuracy {interval_text(acc)}; print() it for the whole report>"
         )
 
@@ -182,18 +194,25 @@ class Report(Rendered):
             for lab, r in zip(self.labels, self.per_class["recall"], strict=True)
         )
         n = len(self.labels)
+        acc, exact = interval_text(iv["accuracy"]), self.exact["accuracy"]
+        if iv["accuracy"].high == iv["accuracy"].low:
+            acc = (
+                f"{exact['estimate']:.3f} (exact Clopper-Pearson interval [{exact['low']:.3f}, "
+                f"{exact['high']:.3f}]; the bootstrap interval has zero width)"
+            )
         return (
-            f"On {self.n_items} test items ({n} classes), accuracy is "
-            f"{interval_text(iv['accuracy'])} and macro recall {interval_text(iv['macro_recall'])} "
+            f"On {count(self.n_items, 'test item')} ({n} classes), accuracy is "
+            f"{acc} and macro recall {interval_text(iv['macro_recall'])} "
             f"(chance: {1 / n:.3f} for macro recall; "
             f"{self.baselines['majority class']['accuracy']:.3f} accuracy for always "
             f"predicting the majority class). Macro F1, the mean of class-wise F1 "
             f"(scikit-learn's average='macro'), is {interval_text(iv['macro_f1'])}; "
             f"the F1 of macro precision and macro recall is {iv['f1_of_averages'].estimate:.3f}. "
             f"Class-wise recalls: {recalls}. Intervals: {self.level:.0%} percentile bootstrap "
-            f"over {self.size} resamples of the test items. Undefined precisions and recalls "
-            "(0/0) count as 0. Computed with clfmetrics (rows = predictions, columns = "
-            "reference)."
+            f"over {count(self.size, 'resample')} of the test items. Undefined precisions and "
+            "recalls (0/0) count as 0."
+            + ("" if self.scores is None else self.scores.sentence())
+            + " Computed with clfmetrics (rows = predictions, columns = reference)."
         )
 
     def to_dict(self) -> dict:
@@ -202,6 +221,8 @@ class Report(Rendered):
             "n_items": self.n_items,
             "labels": plain_labels(self.labels),
             "matrix": self.matrix.tolist(),
+            "matrix_orientation": "rows = predicted, columns = true (matrix[i][j]: predicted "
+            "labels[i], true labels[j])",
             "level": self.level,
             "size": self.size,
             "metrics": {k: interval_dict(v) for k, v in self.intervals.items()},
@@ -214,6 +235,12 @@ class Report(Rendered):
             "under_predicted": plain_labels(self.under_predicted),
             "baselines": self.baselines,
             "prevalence_calibrated": self.calibrated,
+            "exact_intervals": {
+                "method": "Clopper-Pearson (exact binomial)",
+                "accuracy": self.exact["accuracy"],
+                "recall": {str(k): v for k, v in self.exact["recall"].items()},
+            },
+            "scores": None if self.scores is None else self.scores.to_dict(),
             "warnings": list(self.warnings),
             "reporting_block": self.reporting_block(),
         }
@@ -239,8 +266,10 @@ class Report(Rendered):
         names = list(self.baselines)
         base_rows = [[k, *(num(self.baselines[b][k]) for b in names)] for k in _BASELINES]
         return [
+            matrix_section(self.matrix, self.labels),
             Section(
-                f"Metrics ({self.n_items} items, {lv} percentile bootstrap, {self.size} resamples)",
+                f"Metrics ({count(self.n_items, 'item')}, {lv} percentile bootstrap, "
+                f"{count(self.size, 'resample')})",
                 ["metric", "estimate", "low", "high"],
                 metric_rows,
             ),
@@ -266,20 +295,40 @@ class Report(Rendered):
                 [[k, num(v)] for k, v in self.calibrated.items()],
                 [] if self.calibrated else ["undefined: a class never occurs in y_true"],
             ),
+            *(
+                exact_section(self.exact, self.level)
+                if needs_exact(self.intervals, self.matrix)
+                else []
+            ),
+            *([] if self.scores is None else self.scores.sections()),
             Section("Warnings", notes=self.warnings or ["none"]),
             Section("Suggested reporting", notes=[self.reporting_block()]),
         ]
 
 
-def report(y_true, y_pred, *, labels=None, level=0.95, size=10_000, rng=None) -> Report:
+def report(
+    y_true, y_pred, *, scores=None, labels=None, pos_label=None, level=0.95, size=10_000, rng=None
+) -> Report:
     """Every metric with its interval, and what a reader needs to interpret them.
 
     Parameters
     ----------
     y_true, y_pred : sequence of hashable labels, equal length
         Reference labels and predictions.
+    scores : array_like, shape (N,) or (N, n), optional
+        The scores behind the predictions. 1-d: binary, the score of the
+        positive class (any real score for the ranking; probabilities for the
+        rest). ``(N, n)``: a probability matrix, column ``k`` for ``labels[k]``.
+        Adds ROC AUC and average precision with their intervals (one class
+        against the rest per column; a stratified percentile bootstrap of
+        ``min(size, 2000)`` resamples, whose cost grows with the number of
+        distinct scores), and for probabilities the Brier score, the
+        log loss, the expected calibration error (10 equal-width bins; top-label
+        confidence for a matrix) and a reliability table.
     labels : sequence, optional
         The classes, in the order of the matrix (default: sorted union of the labels).
+    pos_label : label, optional
+        For 1-d scores: the class they score (default: the second class of ``labels``).
     level : float, default 0.95
         Nominal coverage of the bootstrap intervals.
     size : int, default 10_000
@@ -291,7 +340,10 @@ def report(y_true, y_pred, *, labels=None, level=0.95, size=10_000, rng=None) ->
     Report
         ``intervals`` (every metric of ``METRICS``), ``per_class``, ``macro_f1s``,
         ``over_predicted`` / ``under_predicted``, ``baselines``, ``calibrated``,
-        ``warnings``; ``str()``, HTML in Jupyter, ``to_dict()`` and ``to_json()``.
+        ``exact`` (Clopper-Pearson intervals of accuracy and of each recall, shown
+        when a bootstrap interval has zero width or a class has fewer than 10
+        items), ``scores``, ``warnings``; ``str()``, HTML in Jupyter, ``to_dict()``
+        and ``to_json()``.
 
     Examples
     --------
@@ -302,4 +354,11 @@ def report(y_true, y_pred, *, labels=None, level=0.95, size=10_000, rng=None) ->
     level, size = rs.check_level(level), rs.check_size(size)
     codes, n, labels = rs.joint_codes(y_true, [y_pred], labels)
     matrix = np.bincount(codes[1] * n + codes[0], minlength=n * n).reshape(n, n)
-    return Report(matrix.astype(np.float64), labels, level, size, rng)
+    if scores is None:
+        if pos_label is not None:
+            raise ValueError("pos_label names the class that scores score; no scores= given")
+        checked = None
+    else:
+        checked = (codes[0], *check_scores(scores, codes.shape[1], labels, pos_label))
+    rng = np.random.default_rng(rng)
+    return Report(matrix.astype(np.float64), labels, level, size, rng, checked)

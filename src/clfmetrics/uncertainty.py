@@ -14,7 +14,10 @@ References: the percentile and BCa intervals follow Efron & Tibshirani (1993,
 ch. 13–14) and DiCiccio & Efron (1996); the add-one p-value of the
 permutation test follows Phipson & Smyth (2010); the exact McNemar test is
 McNemar (1947) (in ``_mcnemar.py``); Holm (1979) adjusts p-values for many tests
-(in ``_binomial.py``).
+(in ``_binomial.py``). The intervals of ROC AUC and average precision
+(a bootstrap of the (score, class) cells, BCa, DeLong) and DeLong's paired test
+of two AUCs are in ``_auc_uncertainty.py``: DeLong, DeLong & Clarke-Pearson
+(1988) and Sun & Xu (2014).
 """
 
 from __future__ import annotations
@@ -24,20 +27,29 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _resample as rs
+from ._auc_uncertainty import AUCComparison, ap_interval, auc_interval, compare_auc
 from ._binomial import holm
 from ._intervals import acceleration, bounds, count_matrix, resolve_metric, score, scores
-from ._mcnemar import McNemarResult, mcnemar, mcnemar_of_patterns, mcnemar_sample_size
+from ._mcnemar import (
+    McNemarResult,
+    mcnemar,
+    mcnemar_of_patterns,  # noqa: F401  (comparison.py imports it from here)
+    mcnemar_sample_size,
+)
 from ._resample import pair_patterns
 from .confusion import confusion_matrix
 
 __all__ = [
+    "AUCComparison",
     "Interval",
     "McNemarResult",
+    "ap_interval",
+    "auc_interval",
+    "compare_auc",
     "holm",
     "interval",
     "interval_from_labels",
     "mcnemar",
-    "mcnemar_of_patterns",
     "mcnemar_sample_size",
     "paired_interval",
     "permutation_test",

@@ -1,0 +1,256 @@
+"""The report's part on scores: ranking quality and the probabilities themselves.
+
+Given scores next to the predictions, :func:`clfmetrics.report` adds, from this
+module: ROC AUC and average precision with their bootstrap intervals (for
+binary scores, and one class against the rest for each column of a
+probability matrix), the Brier score and the log loss with the same scores of
+a constant forecast of the class mix, the expected calibration error and a
+reliability table. Binary scores outside [0, 1] are not probabilities: only
+the ranking part is given for them.
+
+Convention: column ``k`` of an ``(N, n)`` matrix belongs to ``labels[k]``; a
+1-d score is the score of the positive class.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._checks import reject_masked
+from ._render import Section, count, interval_dict, num
+from .reliability import (
+    ROW_SUM_TOLERANCE,
+    brier_score,
+    expected_calibration_error,
+    log_loss,
+    reliability_curve,
+)
+
+#: Equal-width bins of the reliability table and the ECE.
+BINS = 10
+#: At most this many resamples for each ranking interval: a resample costs one pass over
+#: the (distinct score, class) cells, up to N of them, where a matrix metric's costs n**2.
+RANKING_SIZE = 2_000
+
+
+def check_scores(scores, n_items: int, labels: list, pos_label):
+    """``scores`` as floats ``(N,)`` or ``(N, n)``, and the index of the positive class.
+
+    The positive class of 1-d scores is ``pos_label``, by default the second
+    class of ``labels`` (the greater of two sorted labels, as in scikit-learn).
+    """
+    reject_masked(scores, "scores")
+    try:
+        arr = np.asarray(scores)
+    except ValueError as err:
+        raise ValueError(f"scores is not a rectangular array of numbers: {err}") from None
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"scores must hold numbers; got dtype {arr.dtype}")
+    arr = arr.astype(np.float64)
+    n = len(labels)
+    if arr.ndim not in (1, 2) or len(arr) != n_items or (arr.ndim == 2 and arr.shape[1] != n):
+        raise ValueError(
+            f"scores must have shape ({n_items},) (binary: the positive class's score) or "
+            f"({n_items}, {n}) (one column per class, in the order {labels}); got {arr.shape}"
+        )
+    if not np.isfinite(arr).all():
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        raise ValueError(f"scores has a NaN or infinite value at index {tuple(bad.tolist())}")
+    if arr.ndim == 2:
+        if pos_label is not None:
+            raise ValueError("pos_label applies to 1-d scores; matrix columns follow labels")
+        return arr, None
+    if n != 2:
+        raise ValueError(
+            f"1-d scores need two classes; there are {n} ({labels}): pass an (N, {n}) "
+            "probability matrix instead"
+        )
+    if pos_label is None:
+        return arr, 1
+    if pos_label not in labels:
+        raise ValueError(f"pos_label={pos_label!r} is not one of the classes {labels}")
+    return arr, labels.index(pos_label)
+
+
+class ScoreSummary:
+    """Everything the report says about the scores, from the checked scores and true codes."""
+
+    def __init__(self, truth, scores, pos, labels, level, size, rng):
+        self.labels, self.level = labels, level
+        self.size = size = min(size, RANKING_SIZE)
+        self.binary = scores.ndim == 1
+        self.positive = labels[pos] if self.binary else None
+        self.notes: list[str] = _not_probabilities(scores)
+        self.probabilities = not self.notes
+        columns = [(pos, scores)] if self.binary else list(enumerate(scores.T))
+        #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
+        self.ranking = {labels[k]: _ranking(truth == k, s, level, size, rng) for k, s in columns}
+        #: Ranking intervals of zero width, for the report's warnings.
+        self.warnings = [
+            f"the {name} interval of class {lab!s} has zero width ({iv.estimate:.3f}): every "
+            "resample ranks the items alike (a perfect or constant ranking), which is not "
+            "certainty; more test items of that class are the only remedy"
+            for lab, ivs in self.ranking.items()
+            for name, iv in zip(("ROC AUC", "AP"), ivs, strict=True)
+            if iv is not None and iv.high == iv.low
+        ]
+        self.proper: dict[str, float] = {}
+        self.reliability = None
+        if not self.probabilities:
+            return
+        if self.binary:
+            y, kw = (truth == pos).astype(np.int64), {"pos_label": 1}
+            constant = np.full(len(y), y.mean())
+        else:
+            y, kw = truth, {"labels": list(range(len(labels)))}
+            constant = np.tile(np.bincount(truth, minlength=len(labels)) / len(truth), (len(y), 1))
+        self.proper = {
+            "brier_score": brier_score(y, scores, **kw),
+            "brier_score_of_class_mix": brier_score(y, constant, **kw),
+            "log_loss": log_loss(y, scores, **kw),
+            "log_loss_of_class_mix": log_loss(y, constant, **kw),
+            "expected_calibration_error": expected_calibration_error(y, scores, bins=BINS, **kw),
+        }
+        self.reliability = reliability_curve(y, scores, bins=BINS, **kw)
+
+    def sentence(self) -> str:
+        """One sentence for the report's suggested paragraph."""
+        ranked = [(lab, iv) for lab, (iv, _) in self.ranking.items() if iv is not None]
+        if self.binary:
+            shown = f"{_text(ranked[0][1])}" if ranked else "undefined"
+            out = f" ROC AUC of the scores of class {self.positive!s}: {shown}."
+        else:
+            shown = "; ".join(f"{lab!s} {_text(iv)}" for lab, iv in ranked) or "undefined"
+            out = f" One-vs-rest ROC AUC per class: {shown}."
+        if self.proper:
+            p = self.proper
+            out += (
+                f" Brier score {p['brier_score']:.3f} (constant class mix "
+                f"{p['brier_score_of_class_mix']:.3f}), log loss {p['log_loss']:.3f}, "
+                f"ECE {p['expected_calibration_error']:.3f} ({BINS} equal-width bins)."
+            )
+        return out
+
+    def to_dict(self) -> dict:
+        out = {
+            "kind": "binary scores" if self.binary else "probability matrix",
+            "ranking_resamples": self.size,
+            "positive_class": None if self.positive is None else str(self.positive),
+            "roc_auc": {str(k): _plain(v[0]) for k, v in self.ranking.items()},
+            "average_precision": {str(k): _plain(v[1]) for k, v in self.ranking.items()},
+            **self.proper,
+            "ece_bins": f"{BINS} equal-width bins on [0, 1]"
+            + ("" if self.binary else ", top-label confidence"),
+            "notes": list(self.notes),
+        }
+        if self.reliability is not None:
+            observed, predicted, counts = self.reliability
+            out["reliability"] = [
+                {"predicted": float(p), "observed": float(o), "items": int(c)}
+                for o, p, c in zip(observed, predicted, counts, strict=True)
+            ]
+        return out
+
+    def sections(self) -> list[Section]:
+        lv = f"{self.level:.0%}"
+        which = (
+            f"scores of class {self.positive}" if self.binary else "each column against the rest"
+        )
+        rows = [[str(lab), *_cells(auc), *_cells(ap)] for lab, (auc, ap) in self.ranking.items()]
+        out = [
+            Section(
+                f"Ranking ({which}; {lv} percentile bootstrap, {count(self.size, 'resample')}, "
+                "the classes resampled apart)",
+                ["class", "ROC AUC", "low", "high", "AP", "low", "high"],
+                rows,
+                [
+                    "AP's chance level is the class's prevalence, ROC AUC's is 0.5; "
+                    "undefined where the class is absent or alone",
+                    *self.notes,
+                ],
+            )
+        ]
+        if not self.proper:
+            return out
+        p = self.proper
+        what = "" if self.binary else " (top-label confidence)"
+        out.append(
+            Section(
+                "Probabilities: proper scoring rules and calibration",
+                ["score", "value", "constant class mix"],
+                [
+                    ["Brier score", num(p["brier_score"]), num(p["brier_score_of_class_mix"])],
+                    ["log loss", num(p["log_loss"]), num(p["log_loss_of_class_mix"])],
+                    [
+                        f"ECE, {BINS} equal-width bins{what}",
+                        num(p["expected_calibration_error"]),
+                        "",
+                    ],
+                ],
+                [
+                    "Lower is better. Brier score and log loss are proper scoring rules: they "
+                    "reward honest probabilities, which accuracy does not. The constant class "
+                    "mix is the score of always stating each class's share of the test set. "
+                    "ECE depends on the bins. Calibration here means the probabilities, not "
+                    "the book's prevalence calibration."
+                ],
+            )
+        )
+        observed, predicted, counts = self.reliability
+        out.append(
+            Section(
+                f"Reliability ({BINS} equal-width bins{what}; non-empty bins only)",
+                ["mean stated probability", "observed frequency", "items"],
+                [
+                    [num(pr), num(ob), str(int(c))]
+                    for ob, pr, c in zip(observed, predicted, counts, strict=True)
+                ],
+                [
+                    "Calibrated probabilities have observed frequency = stated probability, "
+                    f"up to the noise of a bin's items (a bin of {count(int(counts.min()), 'item')}"
+                    " moves in big steps)."
+                ],
+            )
+        )
+        return out
+
+
+def _not_probabilities(scores: np.ndarray) -> list[str]:
+    """Why the scores are not probabilities (then only the ranking is reported), or []."""
+    why = ""
+    if scores.min() < 0 or scores.max() > 1:
+        why = "the scores lie outside [0, 1]"
+    elif scores.ndim == 2:
+        off = np.abs(scores.sum(axis=1) - 1)
+        if off.max() > ROW_SUM_TOLERANCE:
+            k = int(np.argmax(off))
+            why = f"the rows of scores do not all sum to 1 (row {k}: {scores[k].sum():.6g})"
+    if not why:
+        return []
+    return [
+        f"{why}, so they are not probabilities: Brier score, log loss and reliability are left out"
+    ]
+
+
+def _text(iv) -> str:
+    return f"{iv.estimate:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
+
+
+def _cells(iv) -> list[str]:
+    return ["undefined"] * 3 if iv is None else [num(iv.estimate), num(iv.low), num(iv.high)]
+
+
+def _plain(iv):
+    return None if iv is None else {**interval_dict(iv), "method": iv.method}
+
+
+def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng) -> tuple:
+    """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
+    from .uncertainty import ap_interval, auc_interval
+
+    if is_class.all() or not is_class.any():
+        return None, None
+    y = is_class.astype(np.int64)
+    auc = auc_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
+    ap = ap_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
+    return auc, ap

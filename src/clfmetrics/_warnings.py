@@ -1,0 +1,128 @@
+"""Warnings shared by the report and the comparison: classes too small or absent.
+
+Convention: ``matrix[i, j]`` = items predicted ``labels[i]`` whose true class
+is ``labels[j]``, so a class's support is a column sum and its predictions a
+row sum.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._render import Section, count, num
+
+#: A class with fewer true items than this is flagged as tiny.
+TINY_CLASS = 30
+
+
+def class_warnings(matrix: np.ndarray, labels: list, system: str | None = None) -> list[str]:
+    """Per class: never occurs, never predicted (by ``system``, if named), or tiny.
+
+    The first and the last depend on the truth only; a comparison calls this
+    once per system and keeps one copy of those.
+    """
+    support, predicted = matrix.sum(axis=0), matrix.sum(axis=1)
+    by = "" if system is None else f" by {system}"
+    out = []
+    for k, lab in enumerate(labels):
+        if support[k] == 0:
+            out.append(
+                f"class {lab!s} never occurs in y_true: its recall is undefined (0/0, "
+                "counted as 0 in the macro averages), and prevalence calibration is undefined"
+            )
+        elif predicted[k] == 0:
+            out.append(
+                f"class {lab!s} is never predicted{by}: its precision is undefined (0/0, "
+                "counted as 0 in the macro averages)"
+            )
+        if 0 < support[k] < TINY_CLASS:
+            size = int(support[k])
+            out.append(
+                f"class {lab!s} has only {count(size, 'item')}: its recall moves in steps of "
+                f"1/{size}, so the macro metrics' intervals are wide"
+            )
+    return out
+
+
+#: Below this many items in a class, the report adds the exact interval of its recall.
+EXACT_BELOW = 10
+
+
+def exact_intervals(matrix: np.ndarray, labels: list, level: float) -> dict:
+    """Clopper-Pearson intervals of accuracy and of each occurring class's recall.
+
+    Accuracy is ``k = trace`` successes in ``N`` items, the recall of class
+    ``j`` is ``m[j, j]`` successes in its ``support_j`` items; each interval is
+    the exact binomial one (Clopper & Pearson 1934), which never has zero width.
+    Returns ``{"accuracy": {...}, "recall": {label: {...}}}`` with
+    ``estimate``, ``low``, ``high``, ``successes`` and ``trials``.
+    """
+    from ._binomial import clopper_pearson
+
+    def entry(k, n):
+        low, high = clopper_pearson(int(k), int(n), level)
+        return {"estimate": k / n, "low": low, "high": high, "successes": int(k), "trials": int(n)}
+
+    support = matrix.sum(axis=0)
+    return {
+        "accuracy": entry(np.trace(matrix), matrix.sum()),
+        "recall": {
+            lab: entry(matrix[j, j], support[j]) for j, lab in enumerate(labels) if support[j] > 0
+        },
+    }
+
+
+def exact_warnings(intervals: dict, matrix: np.ndarray, labels: list, exact: dict) -> list[str]:
+    """Zero-width bootstrap intervals and classes under EXACT_BELOW items, with the exact ends."""
+
+    def shown(e):
+        return f"{e['estimate']:.3f} [{e['low']:.3f}, {e['high']:.3f}]"
+
+    out = []
+    flat = [name for name, iv in intervals.items() if iv.high == iv.low]
+    if flat:
+        out.append(
+            f"zero-width bootstrap intervals ({', '.join(flat)}): every resample gave the same "
+            "value, as when a test set has no errors or a class is never found; that is not "
+            "certainty. The exact (Clopper-Pearson) interval of accuracy is "
+            f"{shown(exact['accuracy'])}; see the section on exact intervals"
+        )
+    support = matrix.sum(axis=0)
+    for j, lab in enumerate(labels):
+        if 0 < support[j] < EXACT_BELOW:
+            out.append(
+                f"class {lab!s} has fewer than {EXACT_BELOW} items ({int(support[j])}): its "
+                "bootstrap interval is unreliable; the exact (Clopper-Pearson) interval of its "
+                f"recall is {shown(exact['recall'][lab])}"
+            )
+    return out
+
+
+def needs_exact(intervals: dict, matrix: np.ndarray) -> bool:
+    """True when the report should show the exact intervals."""
+    support = matrix.sum(axis=0)
+    tiny = ((support > 0) & (support < EXACT_BELOW)).any()
+    return bool(tiny or any(iv.high == iv.low for iv in intervals.values()))
+
+
+def exact_section(exact: dict, level: float) -> list[Section]:
+    """The exact intervals as a table: accuracy, then each class's recall."""
+    entries = [("accuracy", exact["accuracy"])] + [
+        (f"recall of {lab!s}", e) for lab, e in exact["recall"].items()
+    ]
+    rows = [
+        [k, num(e["estimate"]), num(e["low"]), num(e["high"]), f"{e['successes']} / {e['trials']}"]
+        for k, e in entries
+    ]
+    return [
+        Section(
+            f"Exact intervals ({level:.0%} Clopper-Pearson)",
+            ["metric", "estimate", "low", "high", "successes / items"],
+            rows,
+            [
+                "Exact binomial intervals (Clopper & Pearson 1934) never have zero width and "
+                "hold at least their level at any size; like the bootstrap, they assume "
+                "independent test items."
+            ],
+        )
+    ]
