@@ -1,6 +1,7 @@
 """Counts of label combinations from a data engine: DuckDB, Spark or Dask.
 
-:func:`clfmetrics.report_from_counts` and :func:`clfmetrics.compare_from_counts`
+:func:`~clfmetrics.reporting.report_from_counts` and
+:func:`~clfmetrics.comparison.compare_from_counts`
 need only how many items share each combination of true class and
 predictions, which is what one ``GROUP BY`` returns. The functions here run
 that aggregation *inside* the engine, so no item reaches Python: only the
