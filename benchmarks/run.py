@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_auc import bench_auc
 from bench_curves import bench_curves
 from bench_intervals import bench_intervals
+from bench_scale import bench_scale
 from bench_widgets import bench_widgets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -282,6 +283,7 @@ def main(argv=None) -> int:
         "curves": bench_curves(10_000 if args.quick else 1_000_000, repeat, rng),
         "intervals": bench_intervals(args.quick),
         "auc": bench_auc(args.quick),
+        "scale": bench_scale(args.quick),
     }
     if not args.quick:
         results["cached_rebuild"] = bench_cached_rebuild()
@@ -300,6 +302,7 @@ def main(argv=None) -> int:
     print_table("AUC intervals, 1,000 distinct scores", results["auc"]["distinct"])
     print_table("AUC intervals, continuous scores", results["auc"]["continuous"])
     print_table("DeLong versus confidenceinterval", results["auc"]["delong"])
+    print_table("paired comparison at scale (fresh process each)", results["scale"])
     if "cached_rebuild" in results:
         print_table("cached rebuild", [results["cached_rebuild"]])
     Path(args.output).write_text(json.dumps(results, indent=2))
