@@ -87,21 +87,24 @@ def counted_columns(path: str, label_names: list[str], *, na="error", given=None
     for name in [*label_names, *([counts] if counts else [])]:
         if name not in header:
             raise InputError(f"{path} has no column {name!r}; its columns are {list(header)}")
+    if counts is None:
+        # Count the rows on the file's own types first (cheap), then turn only the
+        # distinct values into text below, where equal texts are summed again.
+        grouped = ", ".join(_quote(header[n]) for n in label_names)
+        rel = rel.aggregate(f"{grouped}, count(*) AS __rows", grouped)
+        number = "__rows"
+    else:
+        number = _quote(header[counts])
+        if not is_parquet(path):  # a CSV's text: empty or not a number becomes NULL
+            number = f"TRY_CAST(trim({number}) AS DOUBLE)"
     # Text, trimmed, NULL as empty: the row reader's view of every value.
     keys = [
         f"coalesce(trim(CAST({_quote(header[n])} AS VARCHAR), ' \t\r\n'), '') AS k{i}"
         for i, n in enumerate(label_names)
     ]
-    if counts is not None:
-        number = _quote(header[counts])
-        if not is_parquet(path):  # a CSV's text: empty or not a number becomes NULL
-            number = f"TRY_CAST(trim({number}) AS DOUBLE)"
-        keys.append(f"{number} AS n")
-    table = rel.project(", ".join(keys))
+    table = rel.project(", ".join([*keys, f"{number} AS n"]))
     try:
-        *values, n = duckdb_counts(
-            table, [f"k{i}" for i in range(len(label_names))], counts=counts and "n"
-        )
+        *values, n = duckdb_counts(table, [f"k{i}" for i in range(len(label_names))], counts="n")
     except ValueError as err:
         text = str(err).replace("the relation", path).replace("'n'", repr(counts))
         raise InputError(text.replace("NULL entries", "empty or non-numeric entries")) from None
