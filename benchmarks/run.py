@@ -31,6 +31,7 @@ from bench_auc import bench_auc
 from bench_curves import bench_curves
 from bench_intervals import bench_intervals
 from bench_pages import bench_pages
+from bench_scale import bench_scale
 from bench_widgets import bench_widgets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -284,6 +285,7 @@ def main(argv=None) -> int:
         "intervals": bench_intervals(args.quick),
         "auc": bench_auc(args.quick),
         "pages": bench_pages(1 if args.quick else 3),
+        "scale": bench_scale(args.quick),
     }
     if not args.quick:
         results["cached_rebuild"] = bench_cached_rebuild()
@@ -303,6 +305,7 @@ def main(argv=None) -> int:
     print_table("AUC intervals, continuous scores", results["auc"]["continuous"])
     print_table("DeLong versus confidenceinterval", results["auc"]["delong"])
     print_table("page explorers: weight and time to interactive, cold cache", results["pages"])
+    print_table("paired comparison at scale (fresh process each)", results["scale"])
     if "cached_rebuild" in results:
         print_table("cached rebuild", [results["cached_rebuild"]])
     Path(args.output).write_text(json.dumps(results, indent=2))

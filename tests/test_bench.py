@@ -39,6 +39,8 @@ def test_quick_benchmark_runs(tmp_path):
         (row,) = auc[key]
         assert row["auc_percentile_s"] > 0 and row["speedup"] > 0
         assert row["auc_low"] < row["auc_high"]
+    scale = {(row["what"], row["file"]): row for row in results["scale"]}
+    assert len(scale) == 4 and all(r["seconds"] > 0 and r["peak_mb"] > 0 for r in scale.values())
     (delong,) = auc["delong"]
     assert delong["delong_s"] > 0
     assert delong.get("end_difference", 0) < 1e-4  # the same interval as confidenceinterval

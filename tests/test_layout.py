@@ -43,7 +43,19 @@ MAX_LINES = 420
 #: What a library module may import at module level, besides the package itself.
 LIBRARY_IMPORTS = {"numpy", "__future__"} | set(sys.stdlib_module_names)
 
-HEAVY = ("sympy", "matplotlib", "scipy", "ipywidgets", "sklearn", "IPython", "pandas")
+HEAVY = (
+    "sympy",
+    "matplotlib",
+    "scipy",
+    "ipywidgets",
+    "sklearn",
+    "IPython",
+    "pandas",
+    "duckdb",
+    "pyspark",
+    "dask",
+    "pyarrow",
+)
 
 
 def _modules():

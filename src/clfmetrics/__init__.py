@@ -36,7 +36,7 @@ from .averages import (
     weighted_f1,
 )
 from .classwise import bias, correct, f1, precision, prevalence, recall
-from .comparison import compare
+from .comparison import compare, compare_from_counts
 from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
 from .curves import (
     average_precision,
@@ -49,9 +49,10 @@ from .curves import (
     threshold_stack,
 )
 from .decisions import argmax_predictions, prior_shift
+from .engines import dask_counts, duckdb_counts, spark_counts
 from .grouped import confusion_by_group, group_interval
 from .reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
-from .reporting import report
+from .reporting import report, report_from_counts
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
     AUCComparison,
@@ -113,11 +114,14 @@ __all__ = [
     "brier_score",
     "compare",
     "compare_auc",
+    "compare_from_counts",
     "confusion_by_group",
     "confusion_matrix",
     "correct",
     "cost_threshold",
+    "dask_counts",
     "delta_f1",
+    "duckdb_counts",
     "expected_calibration_error",
     "expected_cost",
     "f1",
@@ -151,8 +155,10 @@ __all__ = [
     "recall",
     "reliability_curve",
     "report",
+    "report_from_counts",
     "roc_auc",
     "roc_curve",
+    "spark_counts",
     "threshold_stack",
     "to_labels",
     "to_sklearn",

@@ -96,11 +96,14 @@ def joint_codes(y_true, predictions, labels=None) -> tuple[np.ndarray, int, list
     return np.stack([t, *(c[1] for c in codes)]), n, list(labels)
 
 
-def patterns(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+def patterns(codes: np.ndarray, n: int, weights=None) -> tuple[np.ndarray, np.ndarray]:
     """The distinct columns of ``codes`` and how many items share each one.
 
     Returns ``(rows, counts)``: ``rows`` of shape ``(1 + k, P)`` (each column one
     pattern: true class, then each system's prediction) and ``counts`` of shape ``(P,)``.
+    With ``weights`` (whole counts from :func:`check_counts`) column ``c`` of
+    ``codes`` stands for ``weights[c]`` items, so the result equals that of the
+    expanded items.
     """
     depth = codes.shape[0]
     if n**depth < 2**62:
@@ -110,17 +113,74 @@ def patterns(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
             key = key * n + row
         if n**depth <= 2**22:
             # Few possible patterns: count them all in one pass, keep those that occur.
-            counts = np.bincount(key, minlength=n**depth)
+            counts = _count(key, weights, n**depth)
             uniq = np.flatnonzero(counts)
             counts = counts[uniq]
         else:
-            uniq, counts = np.unique(key, return_counts=True)
+            uniq, inverse = np.unique(key, return_inverse=True)
+            counts = _count(inverse, weights, uniq.size)
         rows = np.empty((depth, uniq.size), dtype=np.int64)
         for r in range(depth - 1, -1, -1):
             uniq, rows[r] = np.divmod(uniq, n)
         return rows, counts
-    uniq, counts = np.unique(codes, axis=1, return_counts=True)
-    return uniq.astype(np.int64), counts
+    uniq, inverse = np.unique(codes, axis=1, return_inverse=True)
+    return uniq.astype(np.int64), _count(inverse.ravel(), weights, uniq.shape[1])
+
+
+def _count(index: np.ndarray, weights, length: int) -> np.ndarray:
+    """How many items fall on each index: one per entry, or ``weights[i]`` for entry ``i``."""
+    if weights is None:
+        return np.bincount(index, minlength=length)
+    # bincount sums weights in float64: exact while a total stays below 2**53 items.
+    return np.rint(np.bincount(index, weights=weights, minlength=length)).astype(np.int64)
+
+
+def check_counts(counts, length: int) -> np.ndarray:
+    """``counts`` as int64: ``length`` whole, non-negative numbers of items, not all 0."""
+    arr = np.asarray(counts)
+    if np.ma.isMaskedArray(counts) and np.ma.getmaskarray(counts).any():
+        raise ValueError("counts has masked entries; drop or fill them")
+    if arr.ndim != 1:
+        raise ValueError(f"counts must be 1-d, one count per combination; got shape {arr.shape}")
+    if arr.dtype.kind not in "iuf":
+        raise ValueError(f"counts must be numbers of items; got an array of dtype {arr.dtype}")
+    if len(arr) != length:
+        raise ValueError(f"counts has {len(arr)} entries but the label arrays have {length}")
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError("counts must be finite numbers of items; got NaN or infinity")
+    if (arr < 0).any():
+        raise ValueError(f"counts must not be negative; got {arr[arr < 0][0]!r}")
+    if arr.dtype.kind == "f":
+        whole_counts(arr, "counts")
+    out = arr.astype(np.int64)
+    if out.sum() == 0:
+        raise ValueError("counts sum to 0: there are no items to evaluate")
+    return out
+
+
+def counted_codes(truth, predictions, counts, labels=None, names=None):
+    """:func:`joint_codes` of label combinations, each shared by ``counts[c]`` items.
+
+    Returns ``(codes, weights, n, labels)``; ``counts=None`` means one item per
+    combination. Combinations with count 0 are dropped first, so a class that
+    only they mention is no class, as on the expanded items. ``names``: how the
+    truth and each prediction argument are called in error messages.
+    """
+    names = names or ["truth", *_prediction_names(len(predictions))]
+    truth = _as_label_vector(truth, names[0])
+    preds = [_as_label_vector(p, name) for p, name in zip(predictions, names[1:], strict=True)]
+    for p, name in zip(preds, names[1:], strict=True):
+        if len(p) != len(truth):
+            raise ValueError(f"{names[0]} and {name} differ in length: {len(truth)} vs {len(p)}")
+    if counts is None:
+        codes, n, labels = joint_codes(truth, preds, labels)
+        return codes, None, n, labels
+    weights = check_counts(counts, len(truth))
+    keep = weights > 0
+    if not keep.all():
+        truth, preds, weights = truth[keep], [p[keep] for p in preds], weights[keep]
+    codes, n, labels = joint_codes(truth, preds, labels)
+    return codes, weights, n, labels
 
 
 def cell_index(pred: np.ndarray, true: np.ndarray, n: int) -> np.ndarray:

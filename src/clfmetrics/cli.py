@@ -27,8 +27,20 @@ The options besides ``--truth``, ``--pred``, ``--json``:
     named like the classes but listed in another order are refused; rows must
     sum to 1 (rows off by at most 0.01, as rounding leaves them, are rescaled
     and a note on stderr says so).
+``--counts COL``
+    The file is already aggregated: ``COL`` holds each row's number of items
+    (what ``SELECT truth, pred, count(*) ... GROUP BY`` writes). Needs DuckDB.
 ``--level``, ``--size``, ``--seed``
     Interval level, number of resamples, random seed.
+
+A CSV or Parquet file (``.parquet``, ``.pq``) is aggregated by DuckDB when it
+is installed (``pip install clfmetrics[duckdb]``): DuckDB reads the file out
+of core and returns how many rows share each combination of the label
+columns, so a file of 10**8 rows needs little memory; the output is the same
+as the row-by-row reader's (``_csvcounts``). Without DuckDB, and for
+``--scores``/``--proba`` (a score belongs to a row), a CSV file is read row by
+row. A small CSV file (under 64 MiB) with a problem, or with rows that
+``--na drop`` skips, is reread row by row, so that the message names its lines.
 
 Label columns in which every value is a number are integer labels: they sort
 as numbers (1, 2, 10) and ``1`` matches ``1.0``. Problems with the input (a
@@ -45,16 +57,19 @@ import sys
 
 import numpy as np
 
+from ._csvcounts import counted_columns, duckdb_installed, is_parquet
 from ._csvinput import NA_CHOICES, InputError, lines_text, read_columns
 from ._render import count
-from .comparison import compare
-from .reporting import report
+from .comparison import compare, compare_from_counts
+from .reporting import report, report_from_counts
 
 __all__ = ["InputError", "run"]
 
 USAGE_ERROR = 2
 #: --proba rows may miss 1 by this much (rounded probabilities) and are then rescaled.
 ROUNDING = 0.01
+#: A CSV file up to this size is reread row by row when it has a problem (for line numbers).
+SMALL_CSV = 64 * 2**20
 
 
 class _Parser(argparse.ArgumentParser):
@@ -75,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         help="report one system (one --pred) or compare two (two --pred)",
         description="One --pred prints the report, two print the paired comparison.",
     )
-    rep.add_argument("file", help="CSV file with a header row")
+    rep.add_argument("file", help="CSV or Parquet file with a header row (column names)")
     rep.add_argument("--truth", required=True, help="column of reference labels")
     rep.add_argument(
         "--pred", required=True, action="append", help="column of predictions (once or twice)"
@@ -106,6 +121,9 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--pos-label", metavar="LABEL", help="the class --scores scores (default: the second)"
     )
+    rep.add_argument(
+        "--counts", metavar="COL", help="aggregated file: the column of each row's item count"
+    )
     rep.add_argument("--json", action="store_true", help="print JSON instead of text")
     rep.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
     rep.add_argument("--size", type=int, default=10_000, help="resamples (default 10000)")
@@ -123,6 +141,15 @@ def _evaluate(args):
         raise InputError("--scores and --proba go with one --pred (the report), not a comparison")
     if args.pos_label is not None and not args.scores:
         raise InputError("--pos-label names the class that --scores scores; give --scores")
+    counted = _counted(args, score_columns)
+    if counted is not None:
+        truth, preds, n = counted.labels[args.truth], counted.labels, counted.counts
+        options = {"labels": counted.classes, "level": args.level, "size": args.size}
+        options["rng"] = args.seed
+        if len(args.pred) == 1:
+            return report_from_counts(truth, preds[args.pred[0]], n, **options)
+        a, b = args.pred
+        return compare_from_counts(truth, preds[a], preds[b], n, names=(a, b), **options)
     cols = read_columns(
         args.file, [args.truth, *args.pred], score_columns, na=args.na, given=args.labels
     )
@@ -141,6 +168,36 @@ def _evaluate(args):
         )
     a, b = args.pred
     return compare(truth, cols.labels[a], cols.labels[b], names=(a, b), **options)
+
+
+def _counted(args, score_columns):
+    """The file aggregated by DuckDB, or None where the row reader reads it (see above)."""
+    parquet, engine = is_parquet(args.file), duckdb_installed()
+    if score_columns and (parquet or args.counts):
+        raise InputError("--scores and --proba need one row per item, in a CSV file")
+    if (parquet or args.counts) and not engine:
+        what = "a Parquet file" if parquet else "--counts"
+        raise InputError(f"reading {what} needs DuckDB: pip install duckdb")
+    if score_columns or not engine:
+        return None
+    small = not parquet and os.path.isfile(args.file) and os.path.getsize(args.file) < SMALL_CSV
+    try:
+        counted = counted_columns(
+            args.file, [args.truth, *args.pred], na=args.na, given=args.labels, counts=args.counts
+        )
+    except InputError:
+        if small and not args.counts:
+            return None  # the row reader finds the same problem and names its lines
+        raise
+    if counted.dropped and small and not args.counts:
+        return None  # the row reader's note names the skipped lines
+    if counted.dropped:
+        print(
+            f"clfmetrics: note: --na drop skipped {count(counted.dropped, 'row')} with a "
+            f"missing value; {count(int(counted.counts.sum()), 'row')} remain",
+            file=sys.stderr,
+        )
+    return counted
 
 
 def _scores(args, cols):

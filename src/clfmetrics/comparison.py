@@ -27,13 +27,12 @@ from ._render import (
 from ._warnings import class_warnings
 from .uncertainty import (
     mcnemar_of_patterns,
-    pair_patterns,
     paired_intervals,
     permutation_pvalues,
     system_matrices,
 )
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["Comparison", "compare", "compare_from_counts"]
 
 #: Entries of METRICS for which higher is not better.
 NOT_A_SCORE = frozenset({"delta_f1"})
@@ -247,8 +246,61 @@ def compare(
     >>> c.verdicts()["accuracy"], c.mcnemar.a_only
     ('A', 40)
     """
+    # Each item is a combination with count 1: the same code path as counts from an engine.
+    arguments = ("y_true", "pred_a", "pred_b")
+    return _counted(y_true, pred_a, pred_b, None, labels, names, level, size, rng, arguments)
+
+
+def compare_from_counts(
+    truth,
+    pred_a,
+    pred_b,
+    counts,
+    *,
+    labels=None,
+    names=("A", "B"),
+    level=0.95,
+    size=10_000,
+    rng=None,
+) -> Comparison:
+    """:func:`compare` from how many items share each (true class, A's, B's prediction).
+
+    ``counts[c]`` items have true class ``truth[c]``, prediction ``pred_a[c]`` from
+    system A and ``pred_b[c]`` from B, as ``SELECT truth, a, b, count(*) ... GROUP
+    BY truth, a, b`` returns them (:mod:`clfmetrics.engines` runs it in DuckDB,
+    Spark or Dask). These joint cells determine both systems' matrices; the paired
+    bootstrap is one multinomial draw over them and the permutation test one
+    binomial draw per cell, so the result, for the same ``rng``, equals ``compare``
+    on the expanded items, at a cost independent of their number.
+
+    Parameters
+    ----------
+    truth, pred_a, pred_b : sequence of hashable labels, equal length
+        The combinations; one may occur more than once (their counts add up).
+    counts : array_like of whole numbers >= 0, same length
+        Items with that combination (0 drops it), not all 0.
+    labels, names, level, size, rng
+        As in :func:`compare`.
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    >>> c = compare_from_counts([0, 1, 2, 2], [0, 1, 2, 2], [0, 1, 1, 2], [40, 40, 40, 0],
+    ...                         size=500, rng=0)
+    >>> c.verdicts()["accuracy"], c.mcnemar.a_only, c.n_items
+    ('A', 40, 120)
+    """
+    arguments = ("truth", "pred_a", "pred_b")
+    return _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arguments)
+
+
+def _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arguments):
     level, size = rs.check_level(level), rs.check_size(size)
     if len(names) != 2 or len(set(map(str, names))) != 2:
         raise ValueError(f"names must be two different names; got {names!r}")
-    rows, counts, n, labels = pair_patterns(y_true, pred_a, pred_b, labels)
+    codes, weights, n, labels = rs.counted_codes(truth, [pred_a, pred_b], counts, labels, arguments)
+    rows, counts = rs.patterns(codes, n, weights)
     return Comparison(rows, counts, n, labels, tuple(map(str, names)), level, size, rng)

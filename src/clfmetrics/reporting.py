@@ -46,7 +46,7 @@ from .classwise import bias, f1, precision, prevalence, recall
 from .scaling import prevalence_calibrate
 from .uncertainty import interval_of_stack, resample_matrix
 
-__all__ = ["Report", "report"]
+__all__ = ["Report", "report", "report_from_counts"]
 
 #: A gap between the two macro F1s at least this large is explained in the report.
 DELTA_MATERIAL = 0.01
@@ -351,14 +351,57 @@ def report(
     >>> r.intervals["accuracy"].estimate, r.over_predicted
     (0.875, ['b'])
     """
+    if scores is None and pos_label is None:
+        # Each item is a combination with count 1: the same code path as counts from an engine.
+        return _counted(y_true, y_pred, None, labels, level, size, rng, ("y_true", "y_pred"))
+    # A score belongs to an item, so with scores the items cannot be merged into counts.
     level, size = rs.check_level(level), rs.check_size(size)
     codes, n, labels = rs.joint_codes(y_true, [y_pred], labels)
     matrix = np.bincount(codes[1] * n + codes[0], minlength=n * n).reshape(n, n)
     if scores is None:
-        if pos_label is not None:
-            raise ValueError("pos_label names the class that scores score; no scores= given")
-        checked = None
-    else:
-        checked = (codes[0], *check_scores(scores, codes.shape[1], labels, pos_label))
+        raise ValueError("pos_label names the class that scores score; no scores= given")
+    checked = (codes[0], *check_scores(scores, codes.shape[1], labels, pos_label))
     rng = np.random.default_rng(rng)
     return Report(matrix.astype(np.float64), labels, level, size, rng, checked)
+
+
+def report_from_counts(truth, pred, counts, *, labels=None, level=0.95, size=10_000, rng=None):
+    """:func:`report` from how many items share each (true class, prediction).
+
+    ``truth[c]``, ``pred[c]`` and ``counts[c]`` describe ``counts[c]`` items, as one
+    ``SELECT truth, pred, count(*) ... GROUP BY truth, pred`` returns them
+    (:mod:`clfmetrics.engines` runs it in DuckDB, Spark or Dask). The matrix
+    ``m[i, j] = sum of counts[c] with pred[c] = labels[i], truth[c] = labels[j]``
+    determines every metric, and the bootstrap draws the matrix's cells
+    (a multinomial), never items, so the result, for the same ``rng``, equals
+    ``report`` on the expanded items, at a cost independent of their number.
+
+    Parameters
+    ----------
+    truth, pred : sequence of hashable labels, equal length
+        The combinations; one may occur more than once (their counts add up).
+    counts : array_like of whole numbers >= 0, same length
+        Items with that combination (0 drops it), not all 0.
+    labels, level, size, rng
+        As in :func:`report`.
+
+    Returns
+    -------
+    Report
+
+    Examples
+    --------
+    >>> r = report_from_counts(["a", "a", "b", "c"], ["a", "b", "b", "c"], [2, 1, 3, 2],
+    ...                        size=500, rng=0)
+    >>> r.intervals["accuracy"].estimate, r.n_items
+    (0.875, 8)
+    """
+    return _counted(truth, pred, counts, labels, level, size, rng, ("truth", "pred"))
+
+
+def _counted(truth, pred, counts, labels, level, size, rng, names) -> Report:
+    level, size = rs.check_level(level), rs.check_size(size)
+    codes, weights, n, labels = rs.counted_codes(truth, [pred], counts, labels, names)
+    matrix = np.bincount(codes[1] * n + codes[0], weights=weights, minlength=n * n)
+    matrix = matrix.reshape(n, n).astype(np.float64)
+    return Report(matrix, labels, level, size, np.random.default_rng(rng))
