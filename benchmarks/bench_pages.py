@@ -33,7 +33,8 @@ PAGE_FILES = ("explorers.js", "clfmetrics.js", "explorers.css", "selfcheck.js")
 def _pages() -> tuple[Path, list[str], object]:
     """(directory, page paths, server handle or None) of the pages to measure."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from page_site import explorers, serve, write_site
+    from local_server import serve
+    from page_site import explorers, write_site
 
     html = ROOT / "_build" / "html"
     built = sorted(

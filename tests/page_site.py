@@ -7,11 +7,8 @@ that loads the book's ``_static`` files, so the browser tests need no book build
 
 from __future__ import annotations
 
-import functools
 import html
-import http.server
 import shutil
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -93,16 +90,3 @@ def write_site(directory: Path, objects: dict) -> dict[str, str]:
         pages[kind] = name
     (directory / "blank.html").write_text(standalone("", "the JavaScript port"))
     return pages
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve(directory: Path):
-    """Serve ``directory`` on a free loopback port; returns (base url, server)."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}", server

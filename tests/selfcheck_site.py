@@ -6,12 +6,9 @@ grading in Chromium) so that those tests need no book build.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,19 +76,6 @@ def build(folder: Path, page: str = PAGE) -> subprocess.CompletedProcess:
         text=True,
         timeout=120,
     )
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve(directory: Path):
-    """Serve ``directory`` on a free loopback port; returns (base url, server)."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}", server
 
 
 # --- driving a self-check in the browser (Playwright), shared with test_selfcheck_book.py ---

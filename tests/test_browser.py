@@ -9,15 +9,13 @@ of every page go to ``_build/screenshots/``.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import threading
 from pathlib import Path
 
 import pytest
 import yaml
 from chapter_runner import CODE_LINE_LIMIT, ROOT, is_notebook, toc_files
+from local_server import serve
 from selfcheck_site import specs as selfcheck_specs
 
 MATHJAX_CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/mathjax@3/es5/(?P<path>[^?#]+)")
@@ -40,19 +38,11 @@ def _mathjax_dir() -> Path:
     return Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep pytest output readable
-        pass
-
-
 @pytest.fixture(scope="session")
 def site(built_html):
-    """Serve the built book on a free loopback port for the duration of the module."""
-    handler = functools.partial(_QuietHandler, directory=str(built_html))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
+    """Serve the built book on a free loopback port for the whole run."""
+    base, server = serve(built_html)
+    yield base
     server.shutdown()
 
 

@@ -16,7 +16,8 @@ import math
 
 import numpy as np
 import pytest
-from page_site import CHOOSER_TABLE, explorers, serve, write_site
+from local_server import serve
+from page_site import CHOOSER_TABLE, explorers, write_site
 
 import clfmetrics as cm
 from clfmetrics.widgets import (

@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from chapter_runner import ROOT, toc_files
-from selfcheck_site import PAGE, build, serve
+from local_server import serve
+from selfcheck_site import PAGE, build
 
 import clfmetrics as cm
 
