@@ -29,6 +29,7 @@ PAGES = [
     for path in (p.relative_to(ROOT).with_suffix(".html").as_posix() for p in toc_files())
     if not path.startswith("chapters/api/") or path in API_SAMPLE
 ]
+PAGE_TIMEOUT_MS = 120_000
 MATH_PAGES = {"chapters/notation.html", "chapters/01-confusion-matrix.html"}
 
 
@@ -51,6 +52,9 @@ class PageVisit:
 
     def __init__(self, browser, base: str, path: str):
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        # A page is idle within about 2 s here; the other xdist worker can starve it of CPU
+        # for a while (a JVM starting, a venv installing), so waits get two minutes, not 30 s.
+        self.context.set_default_timeout(PAGE_TIMEOUT_MS)
         self.page = self.context.new_page()
         self.console_errors: list[str] = []
         self.failed_local: list[str] = []
