@@ -83,8 +83,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-    if any("built_html" in getattr(item, "fixturenames", ()) for item in items):
-        _start_build(config)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the build only if a selected test needs it (after -m and -k have deselected)."""
+    if any("built_html" in getattr(item, "fixturenames", ()) for item in session.items):
+        _start_build(session.config)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
