@@ -13,20 +13,21 @@
   const SVGNS = "http://www.w3.org/2000/svg";
   const MAX_COUNT = 1e7;
 
-  // --- formatting, as clfmetrics.widgets._base.fmt: 4 decimals, half to even on exact ties ---
+  // --- formatting, as clfmetrics.widgets._base.fmt: 4 decimals, half to even on exact ties,
+  // never a negative zero (-1e-17 from one summation order is 0.0000, as +1e-17 from another) ---
   function fmt(x) {
     if (x === null || x === undefined) return "n/a";
     if (Number.isNaN(x)) return "nan";
-    if (Object.is(x, -0)) return "-0.0000";
     // An exact tie at the 4th decimal is an odd multiple of 1/32 (5^4 must cancel); toFixed
     // rounds it up, Python to even. a * 32 is exact (a power of two).
     const a = Math.abs(x), t = a * 32;
+    let s = x.toFixed(4);
     if (Number.isInteger(t) && t % 2 === 1) {
       let n = Math.floor(a * 1e4);
       if (n % 2 === 1) n += 1;
-      return (x < 0 ? "-" : "") + (n / 1e4).toFixed(4);
+      s = (x < 0 ? "-" : "") + (n / 1e4).toFixed(4);
     }
-    return x.toFixed(4);
+    return /^-0\.0*$/.test(s) ? s.slice(1) : s;
   }
 
   // Python's f"{x:.4g}" for the scaled matrices.

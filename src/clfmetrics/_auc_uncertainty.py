@@ -23,6 +23,7 @@ import numpy as np
 from . import _auc_cells as ac
 from . import _resample as rs
 from ._intervals import bounds
+from ._render import fixed
 from .curves import _positives
 
 if TYPE_CHECKING:
@@ -206,8 +207,9 @@ class AUCComparison:
 
     def __str__(self) -> str:
         return (
-            f"AUC {self.auc_a:.3f} - {self.auc_b:.3f} = {self.difference:+.3f} "
-            f"[{self.low:+.3f}, {self.high:+.3f}] ({self.level:.0%} DeLong), "
+            f"AUC {fixed(self.auc_a)} - {fixed(self.auc_b)} = "
+            f"{fixed(self.difference, sign=True)} [{fixed(self.low, sign=True)}, "
+            f"{fixed(self.high, sign=True)}] ({self.level:.0%} DeLong), "
             f"p = {self.pvalue:.3g}"
         )
 

@@ -31,16 +31,28 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
+def fixed(x, digits: int = 3, *, sign: bool = False) -> str:
+    """``x`` with ``digits`` decimals (a leading '+' with ``sign``), never a negative zero.
+
+    A value that rounds to zero prints without a minus: ``-1e-17`` is '0.000', not '-0.000',
+    so the text does not depend on the floating-point summation order that produced it.
+    """
+    s = f"{x:{'+' if sign else ''}.{digits}f}"
+    if s.startswith("-") and not any(c in "123456789" for c in s):
+        s = ("+" if sign else "") + s[1:]
+    return s
+
+
 def num(x, digits: int = 3) -> str:
     """A number for a table cell; NaN prints as 'undefined'."""
-    return "undefined" if x != x else f"{x:.{digits}f}"
+    return "undefined" if x != x else fixed(x, digits)
 
 
 def pvalue(p: float, prose: bool = False) -> str:
     """A p-value for a cell ('< 0.001', '0.042'); ``prose`` adds '=' where needed."""
     if p < 0.001:
         return "< 0.001"
-    return f"= {p:.3f}" if prose else f"{p:.3f}"
+    return f"= {fixed(p)}" if prose else fixed(p)
 
 
 def text(sections: list[Section], heading: str) -> str:
@@ -101,7 +113,7 @@ def plain_labels(labels) -> list[str]:
 
 def interval_text(iv) -> str:
     """'0.713 [0.667, 0.755]': estimate and interval ends."""
-    return f"{iv.estimate:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
+    return f"{fixed(iv.estimate)} [{fixed(iv.low)}, {fixed(iv.high)}]"
 
 
 def interval_dict(iv) -> dict:

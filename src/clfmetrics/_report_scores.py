@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._checks import reject_masked
-from ._render import Section, count, interval_dict, num
+from ._render import Section, count, fixed, interval_dict, num
 from .reliability import (
     ROW_SUM_TOLERANCE,
     brier_score,
@@ -87,7 +87,7 @@ class ScoreSummary:
         self.ranking = {labels[k]: _ranking(truth == k, s, level, size, rng) for k, s in columns}
         #: Ranking intervals of zero width, for the report's warnings.
         self.warnings = [
-            f"the {name} interval of class {lab!s} has zero width ({iv.estimate:.3f}): every "
+            f"the {name} interval of class {lab!s} has zero width ({fixed(iv.estimate)}): every "
             "resample ranks the items alike (a perfect or constant ranking), which is not "
             "certainty; more test items of that class are the only remedy"
             for lab, ivs in self.ranking.items()
@@ -125,9 +125,9 @@ class ScoreSummary:
         if self.proper:
             p = self.proper
             out += (
-                f" Brier score {p['brier_score']:.3f} (constant class mix "
-                f"{p['brier_score_of_class_mix']:.3f}), log loss {p['log_loss']:.3f}, "
-                f"ECE {p['expected_calibration_error']:.3f} ({BINS} equal-width bins)."
+                f" Brier score {fixed(p['brier_score'])} (constant class mix "
+                f"{fixed(p['brier_score_of_class_mix'])}), log loss {fixed(p['log_loss'])}, "
+                f"ECE {fixed(p['expected_calibration_error'])} ({BINS} equal-width bins)."
             )
         return out
 
@@ -233,7 +233,7 @@ def _not_probabilities(scores: np.ndarray) -> list[str]:
 
 
 def _text(iv) -> str:
-    return f"{iv.estimate:.3f} [{iv.low:.3f}, {iv.high:.3f}]"
+    return f"{fixed(iv.estimate)} [{fixed(iv.low)}, {fixed(iv.high)}]"
 
 
 def _cells(iv) -> list[str]:

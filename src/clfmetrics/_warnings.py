@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._render import Section, count, num
+from ._render import Section, count, fixed, num
 
 #: A class with fewer true items than this is flagged as tiny.
 TINY_CLASS = 30
@@ -76,7 +76,7 @@ def exact_warnings(intervals: dict, matrix: np.ndarray, labels: list, exact: dic
     """Zero-width bootstrap intervals and classes under EXACT_BELOW items, with the exact ends."""
 
     def shown(e):
-        return f"{e['estimate']:.3f} [{e['low']:.3f}, {e['high']:.3f}]"
+        return f"{fixed(e['estimate'])} [{fixed(e['low'])}, {fixed(e['high'])}]"
 
     out = []
     flat = [name for name, iv in intervals.items() if iv.high == iv.low]

@@ -27,6 +27,7 @@ from ._render import (
     Rendered,
     Section,
     count,
+    fixed,
     interval_dict,
     interval_text,
     matrix_section,
@@ -138,9 +139,10 @@ class Report(Rendered):
         if prev.size >= 2 and prev.max() / prev.min() >= IMBALANCE:
             acc, mr = self.intervals["accuracy"].estimate, self.intervals["macro_recall"].estimate
             out.append(
-                f"the classes are far from equally common (largest {prev.max() / prev.min():.1f} "
-                f"times the smallest): accuracy ({acc:.3f}) weighs classes by frequency, macro "
-                f"recall ({mr:.3f}) equally; report both"
+                "the classes are far from equally common (largest "
+                f"{fixed(prev.max() / prev.min(), 1)} times the smallest): "
+                f"accuracy ({fixed(acc)}) weighs classes by frequency, "
+                f"macro recall ({fixed(mr)}) equally; report both"
             )
         return out
 
@@ -172,13 +174,13 @@ class Report(Rendered):
         d = self.macro_f1s["delta_f1"]
         if d < DELTA_MATERIAL:
             return (
-                f"The two macro F1s differ by {d:.4f}, less than {DELTA_MATERIAL}: they agree "
-                "here, but name the one you report."
+                f"The two macro F1s differ by {fixed(d, 4)}, less than {DELTA_MATERIAL}: they "
+                "agree here, but name the one you report."
             )
         over = ", ".join(map(str, self.over_predicted)) or "none"
         under = ", ".join(map(str, self.under_predicted)) or "none"
         return (
-            f"F1 of averages exceeds the mean of class-wise F1 by {d:.3f}. Over-predicted "
+            f"F1 of averages exceeds the mean of class-wise F1 by {fixed(d)}. Over-predicted "
             f"classes (bias above prevalence, recall above precision): {over}. Under-predicted "
             f"(precision above recall): {under}. Averaging precision and recall over the "
             "classes first lets one kind offset the other, so the harmonic mean of the "
@@ -197,17 +199,19 @@ class Report(Rendered):
         acc, exact = interval_text(iv["accuracy"]), self.exact["accuracy"]
         if iv["accuracy"].high == iv["accuracy"].low:
             acc = (
-                f"{exact['estimate']:.3f} (exact Clopper-Pearson interval [{exact['low']:.3f}, "
-                f"{exact['high']:.3f}]; the bootstrap interval has zero width)"
+                f"{fixed(exact['estimate'])} (exact Clopper-Pearson interval "
+                f"[{fixed(exact['low'])}, {fixed(exact['high'])}]; "
+                "the bootstrap interval has zero width)"
             )
         return (
             f"On {count(self.n_items, 'test item')} ({n} classes), accuracy is "
             f"{acc} and macro recall {interval_text(iv['macro_recall'])} "
-            f"(chance: {1 / n:.3f} for macro recall; "
-            f"{self.baselines['majority class']['accuracy']:.3f} accuracy for always "
+            f"(chance: {fixed(1 / n)} for macro recall; "
+            f"{fixed(self.baselines['majority class']['accuracy'])} accuracy for always "
             f"predicting the majority class). Macro F1, the mean of class-wise F1 "
             f"(scikit-learn's average='macro'), is {interval_text(iv['macro_f1'])}; "
-            f"the F1 of macro precision and macro recall is {iv['f1_of_averages'].estimate:.3f}. "
+            "the F1 of macro precision and macro recall is "
+            f"{fixed(iv['f1_of_averages'].estimate)}. "
             f"Class-wise recalls: {recalls}. Intervals: {self.level:.0%} percentile bootstrap "
             f"over {count(self.size, 'resample')} of the test items. Undefined precisions and "
             "recalls (0/0) count as 0."

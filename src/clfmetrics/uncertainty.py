@@ -36,6 +36,7 @@ from ._mcnemar import (
     mcnemar_of_patterns,  # noqa: F401  (comparison.py imports it from here)
     mcnemar_sample_size,
 )
+from ._render import fixed
 from ._resample import pair_patterns
 from .confusion import confusion_matrix
 
@@ -82,7 +83,7 @@ class Interval:
 
     def __str__(self) -> str:
         return (
-            f"{self.estimate:.3f} [{self.low:.3f}, {self.high:.3f}] "
+            f"{fixed(self.estimate)} [{fixed(self.low)}, {fixed(self.high)}] "
             f"({self.level:.0%} {self.method})"
         )
 

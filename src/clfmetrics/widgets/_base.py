@@ -16,6 +16,8 @@ import ipywidgets as w
 import numpy as np
 from PIL import Image
 
+from .._render import fixed
+
 #: Largest count a matrix cell accepts in the editors.
 MAX_COUNT = 10**7
 
@@ -85,7 +87,7 @@ def fmt(x) -> str:
     if x is None:
         return "n/a"
     x = float(x)
-    return "nan" if math.isnan(x) else f"{x:.4f}"
+    return "nan" if math.isnan(x) else fixed(x, 4)
 
 
 def html_table(header, rows, *, caption: str | None = None) -> str:

@@ -1,0 +1,60 @@
+"""No rendering of the library prints a negative zero.
+
+A value that is zero in exact arithmetic comes out as -1e-17 or +1e-17 depending on the order in
+which the floating-point sums ran (numpy's pairwise summation, the machine's SIMD width). The
+text must be the same either way: "0.000", never "-0.000".
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from clfmetrics._render import fixed, interval_text, num, pvalue
+from clfmetrics.uncertainty import Interval
+from clfmetrics.widgets._base import fmt
+
+TINY = [-1e-17, 1e-17, -0.0, 0.0, -4e-4, 4e-4]
+
+
+@pytest.mark.parametrize("x", TINY)
+def test_fixed_never_prints_a_negative_zero(x):
+    assert fixed(x) == "0.000"
+    assert num(x) == "0.000"
+    assert fixed(x, 4) == ("0.0000" if abs(x) < 5e-5 else f"{x:.4f}")
+    assert fixed(x, sign=True) == "+0.000"
+    assert fmt(x) == ("0.0000" if abs(x) < 5e-5 else f"{x:.4f}")
+
+
+@pytest.mark.parametrize("x", [-0.0006, -1.5, -0.25, 0.0006, 2.0, 1e-3])
+def test_fixed_keeps_every_other_value_as_python_prints_it(x):
+    assert fixed(x) == f"{x:.3f}"
+    assert fixed(x, 4) == f"{x:.4f}"
+    assert fixed(x, sign=True) == f"{x:+.3f}"
+    assert fmt(x) == f"{x:.4f}"
+
+
+def test_undefined_and_pvalues():
+    assert num(math.nan) == "undefined"
+    assert fmt(math.nan) == "nan"
+    assert pvalue(-1e-17 + 0.5) == "0.500"
+
+
+def test_interval_texts_print_zero_without_sign():
+    iv = Interval(estimate=-1e-17, low=-2e-17, high=0.25, level=0.95, method="percentile")
+    assert str(iv).startswith("0.000 [0.000, 0.250]")
+    assert interval_text(iv) == "0.000 [0.000, 0.250]"
+
+
+def test_a_chance_matrix_prints_its_zero_kappa_without_sign():
+    """Rows proportional to the column sums: kappa and MCC are exactly 0 in exact arithmetic,
+    and whatever sign the floating-point sums leave, the report prints no negative zero."""
+    from clfmetrics import report_from_counts
+
+    m = np.outer([3, 5, 7], [2, 9, 4])  # m[i, j]: predicted i, true j
+    pred, truth = np.indices(m.shape).reshape(2, -1)
+    rep = report_from_counts(truth, pred, m.ravel(), rng=0, size=200)
+    assert abs(rep.intervals["kappa"].estimate) < 1e-12
+    text = str(rep) + rep.reporting_block()
+    assert "-0.000" not in text
+    assert "0.000" in text
