@@ -109,7 +109,9 @@ def skewed_prevalence(n: int, y) -> np.ndarray:
     r"""Class distribution from uniform (``y = 0``) to proportional to the class index (``y = 1``).
 
     :math:`\mathcal{P}(c = i) = (1 - y)\frac{1}{n} + y\frac{i}{\sum_{k=1}^n k}` for
-    :math:`i = 1, \dots, n` (Opitz & Burst 2019, Figure 2's y-axis).
+    :math:`i = 1, \dots, n`. Opitz & Burst (2019, Figure 2's y-axis) give only the
+    end points ``y = 0`` and ``y = 1``; the linear interpolation between them is
+    this book's choice.
 
     Returns
     -------
@@ -210,8 +212,10 @@ def error_spread_conditional(n: int, x, y) -> np.ndarray:
         \mathcal{P}(f \to i \mid c = j) = (1 - y)\,\frac{1 - x}{n - 1}
         + y\,\frac{i\,(1 - x)}{\sum_{k=1}^n k - j},
 
-    even at ``y = 0`` and proportional to the predicted class's number at ``y = 1``
-    (Opitz & Burst 2019, Figure 3's y-axis); :math:`\mathcal{P}(f \to j \mid c = j) = x`.
+    even at ``y = 0`` and proportional to the predicted class's number at ``y = 1``;
+    :math:`\mathcal{P}(f \to j \mid c = j) = x`. Opitz & Burst (2019, Figure 3's
+    y-axis) give only these end points; the linear interpolation between them is this
+    book's choice.
 
     Returns
     -------

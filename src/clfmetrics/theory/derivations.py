@@ -320,7 +320,7 @@ def weighted_f1_gradient_at(m) -> sp.Matrix:
 
 
 def bookmaker_win_expr(M: sp.Matrix) -> sp.Expr:
-    r"""The fair bookmaker's net win :math:`\sum_i correct(i)\cdot odds(i) - |S|`,
+    r"""The bettor's net win at a fair bookmaker :math:`\sum_i correct(i)\cdot odds(i) - |S|`,
     :math:`odds(i) = |S|/prevalence(i)` (Opitz 2024, §4.2)."""
     s = total_expr(M)
     pairs = zip(correct_expr(M), prevalence_expr(M), strict=True)
