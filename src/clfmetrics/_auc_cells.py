@@ -222,12 +222,21 @@ def jackknife(metric: str, cells: Cells):
 
 
 def acceleration(metric: str, cells: Cells) -> float:
-    """BCa acceleration from the jackknife within each class, combined as scipy does."""
+    r"""BCa acceleration from the jackknife within each class, combined as scipy does.
+
+    With :math:`d_i = \bar\theta_j - \theta_{(i)}` the jackknife deviations of class
+    :math:`j` (:math:`n_j` items), ``scipy.stats.bootstrap`` scales them by
+    :math:`(n_j - 1)/n_j` before summing over both classes:
+
+    .. math:: a = \frac{\sum_j ((n_j-1)/n_j)^3 \sum_i d_i^3}
+                       {6 \left(\sum_j ((n_j-1)/n_j)^2 \sum_i d_i^2\right)^{3/2}}
+    """
     num = den = 0.0
     for values, weights in zip(jackknife(metric, cells), (cells.pos, cells.neg), strict=True):
-        d = weights @ values / weights.sum() - values
-        num += weights @ d**3
-        den += weights @ d**2
+        n = weights.sum()
+        d = weights @ values / n - values
+        num += ((n - 1) / n) ** 3 * (weights @ d**3)
+        den += ((n - 1) / n) ** 2 * (weights @ d**2)
     return 0.0 if den == 0 else float(num / (6 * den**1.5))
 
 

@@ -188,8 +188,10 @@ class ScoreSummary:
                     ],
                 ],
                 [
-                    "Lower is better. Brier score and log loss are proper scoring rules: they "
-                    "reward honest probabilities, which accuracy does not. The constant class "
+                    "Lower is better. Brier score and log loss are strictly proper scoring "
+                    "rules: on average they are lowest at the honest probabilities and nowhere "
+                    "else; the error rate of the most probable class is lowest there too, but "
+                    "not only there. The constant class "
                     "mix is the score of always stating each class's share of the test set. "
                     "ECE depends on the bins. Calibration here means the probabilities, not "
                     "the book's prevalence calibration."
