@@ -19,6 +19,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from coursework_products import assigned_once
 
 from clfmetrics.coursework import Limits, build_assignment, grade_notebook, master_notebook
 from clfmetrics.coursework.__main__ import main
@@ -115,12 +116,7 @@ def _cells(nb, exercise: str, role: str) -> list:
 
 @pytest.fixture(scope="module")
 def assigned(tmp_path_factory) -> tuple[Path, dict]:
-    out = tmp_path_factory.mktemp("assignments")
-    assert (
-        main(["--root", str(ROOT), "assign", "--out", str(out), "--no-run-tests", "--jobs", "2"])
-        == 0
-    )
-    return out, json.loads((out / "manifest.json").read_text())
+    return assigned_once(tmp_path_factory)  # one otter assign, shared with the other files
 
 
 def test_every_chapter_with_exercises_has_three_products(assigned):

@@ -10,14 +10,21 @@ teacher notebook gets it back after otter has run (see :mod:`.generate`).
 
 from __future__ import annotations
 
+import re
+
 import nbformat
 import yaml
 
 from .exercises import META, Assignment, _State, strip_solutions
+from .markdown import Book, to_commonmark
+
+#: The text of the markdown cell a student writes a text exercise's answer in.
+ANSWER = "**Your answer to {name}:** _double-click here and replace this text._"
 
 
-def stub(label: str, task: str) -> list[str]:
+def stub(label: str, task: str, book: Book | None = None) -> list[str]:
     """The comment lines a student sees above otter's ``...`` in a solution cell."""
+    task = to_commonmark(task, book)
     lines = [f"# Exercise {label}", "#"]
     lines += [f"# {line}".rstrip() for line in task.splitlines()]
     lines += ["#", f'# Replace ... with your solution, then run grader.check("{label}") below.']
@@ -50,8 +57,33 @@ def _role(cell: nbformat.NotebookNode) -> tuple[str | None, str | None]:
     return meta.get("exercise"), meta.get("role")
 
 
-def master_notebook(assignment: Assignment, config: dict) -> nbformat.NotebookNode:
-    """The otter master notebook of ``assignment``, with ``config`` as its assignment config."""
+def answer_cell(label: str, book: Book) -> nbformat.NotebookNode:
+    """The markdown cell a student answers text exercise ``label`` in."""
+    target = book.targets.get(label)
+    name = target.name() if target is not None else f"exercise {label}"
+    meta = {META: {"exercise": label, "role": "answer"}}
+    return nbformat.v4.new_markdown_cell(ANSWER.format(name=name), metadata=meta)
+
+
+def _text_exercises(source: str, assignment: Assignment) -> list[str]:
+    """The exercises without code cells whose ``{exercise}`` block is in this markdown."""
+    return [
+        ex.label
+        for ex in assignment.exercises.values()
+        if not ex.solution_cells
+        and re.search(rf"^\s*:label:\s*{re.escape(ex.label)}\s*$", source, re.M)
+    ]
+
+
+def master_notebook(
+    assignment: Assignment, config: dict, book: Book | None = None
+) -> nbformat.NotebookNode:
+    """The otter master notebook of ``assignment``, with ``config`` as its assignment config.
+
+    Its markdown is CommonMark plus math (:func:`.markdown.to_commonmark` with ``book``, by
+    default the chapter's own targets), and each text exercise gets a markdown answer cell.
+    """
+    book = book if book is not None else Book.of_page(assignment.source)
     nb = assignment.notebook
     master = nbformat.v4.new_notebook(metadata=dict(nb.metadata))
     master.cells.append(_raw("# ASSIGNMENT CONFIG\n" + yaml.safe_dump(config, sort_keys=False)))
@@ -70,13 +102,14 @@ def master_notebook(assignment: Assignment, config: dict) -> nbformat.NotebookNo
             master.cells.append(_raw("# BEGIN QUESTION\n" + yaml.safe_dump(question).strip()))
         label, role = _role(cell)
         if cell.cell_type == "markdown":
-            text = strip_solutions(cell.source, state)[0]
+            text = to_commonmark(strip_solutions(cell.source, state)[0], book)
             if text.strip():
                 if testing:
                     raise ValueError(
                         f"{assignment.stem}, cell {k}: text among the checks of {testing}"
                     )
                 master.cells.append(nbformat.v4.new_markdown_cell(text))
+            master.cells += [answer_cell(x, book) for x in _text_exercises(cell.source, assignment)]
             continue
         cell = nbformat.v4.new_code_cell(cell.source, metadata=dict(cell.metadata))
         if role == "solution":
@@ -85,7 +118,7 @@ def master_notebook(assignment: Assignment, config: dict) -> nbformat.NotebookNo
                 master.cells.append(_raw("# BEGIN SOLUTION"))
             lines = ["# BEGIN SOLUTION", cell.source, "# END SOLUTION"]
             if k == ex.solution_cells[0]:
-                lines = stub(label, ex.task) + lines
+                lines = stub(label, ex.task, book) + lines
             cell.source = "\n".join(lines)
             master.cells.append(cell)
             if k == ex.solution_cells[-1]:
