@@ -16,7 +16,7 @@ import nbformat
 
 from .exercises import META, Assignment, build_assignment, notebook_chapters
 from .markdown import Book, executed_glue, read_chapter, to_commonmark
-from .master import assignment_config, master_notebook
+from .master import Hidden, assignment_config, master_notebook, read_hidden
 
 #: What students and the autograder need besides the notebook (the book's library).
 PACKAGE = "clfmetrics"
@@ -75,7 +75,12 @@ def _teacher(
 
 
 def assign_chapter(
-    assignment: Assignment, root: Path, out: Path, run_tests: bool = True, book: Book | None = None
+    assignment: Assignment,
+    root: Path,
+    out: Path,
+    run_tests: bool = True,
+    book: Book | None = None,
+    hidden: dict[str, Hidden] | None = None,
 ) -> dict:
     """Run ``otter assign`` on the master notebook of one chapter and copy its three products.
 
@@ -84,6 +89,7 @@ def assign_chapter(
     otter grades the solution notebook with the new zip and fails unless it scores full points.
     ``book`` (:class:`.markdown.Book`, read from ``root`` by default) resolves references and
     citations; glued numbers come from the book's last build of the chapter, when there is one.
+    ``hidden`` holds the teacher's own hidden tests of some exercises (:func:`.read_hidden`).
     """
     from otter.assign import main as otter_assign
 
@@ -98,7 +104,8 @@ def assign_chapter(
         package = Path(__file__).resolve().parents[1]  # the book's library, as installed
         shutil.copytree(package, work / PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
         config = assignment_config(stem, "requirements.txt", [PACKAGE])
-        nbformat.write(master_notebook(assignment, config, book), work / f"{stem}.ipynb")
+        master = master_notebook(assignment, config, book, hidden)
+        nbformat.write(master, work / f"{stem}.ipynb")
         log = io.StringIO()
         try:
             with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
@@ -124,10 +131,22 @@ def assign_chapter(
         "teacher": f"teacher/{stem}.ipynb",
         "autograder": f"autograder/{stem}.zip",
         "exercises": [
-            {"exercise": ex.label, "graded": ex.graded, "points": ex.points if ex.graded else 0}
+            {
+                "exercise": ex.label,
+                "graded": ex.graded,
+                "points": _points(ex, hidden or {}) if ex.graded else 0,
+                "hidden": ("teacher" if ex.label in (hidden or {}) else "book")
+                if ex.graded
+                else "",
+            }
             for ex in assignment.exercises.values()
         ],
     }
+
+
+def _points(ex, hidden: dict[str, Hidden]) -> float:
+    given = hidden.get(ex.label)
+    return given.points if given is not None and given.points else ex.points
 
 
 def write_assignments(
@@ -136,6 +155,7 @@ def write_assignments(
     chapters: list[Path] | None = None,
     run_tests: bool = True,
     jobs: int = 1,
+    hidden: Path | str | None = None,
 ) -> dict:
     """Run otter assign on every chapter with graded exercises; write ``out/manifest.json``.
 
@@ -153,6 +173,10 @@ def write_assignments(
         executes every chapter; about as long again as the rest).
     jobs : int
         How many chapters to assign at the same time (one process each).
+    hidden : path, optional
+        A folder of the teacher's own hidden tests, ``<exercise label>.py`` each (see
+        :func:`.read_hidden` and ``chapters/teaching.md``); they replace the chapter's
+        ``hidden-check`` cells of those exercises. Keep it outside the repository.
 
     Returns
     -------
@@ -167,12 +191,23 @@ def write_assignments(
         shutil.rmtree(out / which, ignore_errors=True)
         (out / which).mkdir(parents=True)
     graded = [a for a in assignments if a.graded]
+    labels = {ex.label for a in graded for ex in a.graded}
+    private = read_hidden(Path(hidden), labels) if hidden is not None else {}
+    per_chapter = [
+        {ex.label: private[ex.label] for ex in a.graded if ex.label in private} for a in graded
+    ]
     book = Book.load(root)
+    for a in graded:  # chapters outside _toc.yml too
+        if a.chapter not in book.titles:
+            book.add_page(a.source.read_text(), a.stem, a.chapter)
     # otter assign changes the working directory, so parallel chapters need processes
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         n = len(graded)
         entries = list(
-            pool.map(assign_chapter, graded, [root] * n, [out] * n, [run_tests] * n, [book] * n)
+            pool.map(
+                assign_chapter,
+                *(graded, [root] * n, [out] * n, [run_tests] * n, [book] * n, per_chapter),
+            )
         )
     manifest = {"chapters": entries}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")

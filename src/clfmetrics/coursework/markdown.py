@@ -82,7 +82,8 @@ class Book:
         """Targets and titles of every page of ``root/_toc.yml``, citations of its bib file."""
         root = Path(root)
         book = cls(citations=read_bibliography(root / "references.bib"))
-        for page in toc_pages(root):
+        pages = toc_pages(root) if (root / "_toc.yml").exists() else []
+        for page in pages:
             if page.exists():
                 book.add_page(page.read_text(), page.stem, _doc_name(page, root))
         return book
