@@ -51,6 +51,11 @@ def strip_notebook(text: str) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
+def _is_notebook(text: str) -> bool:
+    """A MyST page is a notebook when its front matter declares a kernelspec."""
+    return text.startswith("---") and "kernelspec:" in text.split("---", 2)[1]
+
+
 def strip_published(outdir: Path) -> list[Path]:
     """Cut hidden checks from every ``.md`` and ``.ipynb`` under ``outdir``; the changed files."""
     changed = []
@@ -60,6 +65,8 @@ def strip_published(outdir: Path) -> list[Path]:
         text = path.read_text(encoding="utf-8")
         if TAG not in text:
             continue
+        if path.suffix == ".md" and not _is_notebook(text):
+            continue  # a page that only shows the markup (teaching.md's example)
         new = strip_notebook(text) if path.suffix == ".ipynb" else strip_markdown(text)
         if new != text:
             path.write_text(new, encoding="utf-8")

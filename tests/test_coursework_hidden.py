@@ -90,6 +90,16 @@ def test_strip_notebook_cuts_only_hidden_check_cells():
     assert [c["source"] for c in nb["cells"]] == ["assert x > 0", "hidden-check is a tag"]
 
 
+def test_strip_published_cuts_notebook_pages_only(tmp_path):
+    """A page that shows the markup as an example (teaching.md) keeps it."""
+    front = "---\nkernelspec:\n  name: python3\n---\n"
+    (tmp_path / "chapter.md").write_text(front + MYST)
+    (tmp_path / "teaching.md").write_text(MYST)
+    assert hidden_checks.strip_published(tmp_path) == [tmp_path / "chapter.md"]
+    assert "the secret" not in (tmp_path / "chapter.md").read_text()
+    assert (tmp_path / "teaching.md").read_text() == MYST
+
+
 def test_there_are_hidden_lines_to_look_for():
     assert len(hidden_only_lines()) >= 30
 
@@ -111,7 +121,7 @@ def test_published_book_carries_no_hidden_check(built_html):
         if path.suffix == ".ipynb":
             tags = [c.get("metadata", {}).get("tags", []) for c in json.loads(text)["cells"]]
             assert not [t for t in tags if "hidden-check" in t], path
-        if path.suffix == ".md":
+        if path.suffix == ".md" and hidden_checks._is_notebook(text):
             assert not re.search(r"^:tags:.*hidden-check", text, re.M), path
     assert not leaks, leaks[:10]
 
