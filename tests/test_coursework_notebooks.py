@@ -17,6 +17,7 @@ from clfmetrics.coursework import build_assignment, master_notebook
 from clfmetrics.coursework.exercises import META
 from clfmetrics.coursework.markdown import (
     Book,
+    executed_glue,
     glue_values,
     raw_myst,
     read_bibliography,
@@ -119,16 +120,37 @@ def test_raw_myst_finds_what_a_student_would_see():
     assert raw_myst("The `{exercise}` directive, $x$ and [a link](b.md).") == []
 
 
-def test_glue_values_read_an_executed_notebook():
+def _executed(code: str, value: str) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
-    cell = nbformat.v4.new_code_cell("glue('a', 0.5)")
+    cell = nbformat.v4.new_code_cell(code)
     cell.outputs = [
         nbformat.v4.new_output(
-            "display_data", data={"text/plain": "0.5"}, metadata={"scrapbook": {"name": "a"}}
+            "display_data",
+            data={"application/papermill.record/text/plain": value},
+            metadata={"scrapbook": {"name": "a", "mime_prefix": "application/papermill.record/"}},
         )
     ]
     nb.cells.append(cell)
-    assert glue_values(nb) == {"a": {"text/plain": "0.5"}}
+    return nb
+
+
+def test_glue_values_read_an_executed_notebook():
+    assert glue_values(_executed("glue('a', 0.5)", "0.5")) == {"a": {"text/plain": "0.5"}}
+
+
+def test_glued_values_come_from_the_books_execution_cache_while_the_code_is_the_same(tmp_path):
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    cache = get_cache(str(tmp_path / "_build" / ".jupyter_cache"))
+    cache.cache_notebook_bundle(
+        CacheBundleIn(_executed("glue('a', 0.5)", "0.5"), "ch.md"), check_validity=False
+    )
+    source = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("glue('a', 0.5)")])
+    assert executed_glue(tmp_path, source) == {"a": {"text/plain": "0.5"}}
+    source.cells[0].source = "glue('a', 0.25)"
+    assert executed_glue(tmp_path, source) == {}
+    assert executed_glue(tmp_path / "nowhere", source) == {}
 
 
 MINI = """---

@@ -95,7 +95,7 @@ def assign_chapter(
 
     stem = assignment.stem
     book = book if book is not None else Book.load(root)
-    glue = executed_glue(root, assignment.chapter, read_chapter(assignment.source))
+    glue = executed_glue(root, read_chapter(assignment.source))
     book = replace(book, glue=glue)
     with tempfile.TemporaryDirectory(prefix="clfmetrics-assign-") as tmp:
         work = Path(tmp) / stem

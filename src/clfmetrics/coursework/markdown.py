@@ -180,6 +180,10 @@ def _plain(text: str) -> str:
     return re.sub(r"[{}\\]", "", text).strip()
 
 
+#: How myst-nb stores a glued value's mime types in the output of its cell.
+_RECORD = "application/papermill.record/"
+
+
 def glue_values(executed: nbformat.NotebookNode) -> dict[str, dict[str, str]]:
     """The values ``glue(name, ...)`` left in an executed notebook: per name its mime data."""
     found = {}
@@ -187,21 +191,28 @@ def glue_values(executed: nbformat.NotebookNode) -> dict[str, dict[str, str]]:
         for output in cell.get("outputs", []):
             name = output.get("metadata", {}).get("scrapbook", {}).get("name")
             if name:
-                found[name] = dict(output.get("data", {}))
+                data = output.get("data", {})
+                found[name] = {k.removeprefix(_RECORD): str(v) for k, v in data.items()}
     return found
 
 
-def executed_glue(root: Path, chapter: str, source: nbformat.NotebookNode) -> dict:
-    """Glued values from the book's last build of ``chapter``, if its code is still the same."""
-    path = Path(root) / "_build" / "jupyter_execute" / f"{chapter}.ipynb"
-    if not path.exists():
+def executed_glue(root: Path, source: nbformat.NotebookNode) -> dict:
+    """Glued values of a chapter from the book's execution cache, if its code is still the same.
+
+    ``make book`` keeps every executed chapter in ``root/_build/.jupyter_cache`` (its outputs
+    complete: the book's pages drop those of removed cells), matched on the code cells.
+    """
+    path = Path(root) / "_build" / ".jupyter_cache"
+    if not path.is_dir():
         return {}
-    executed = nbformat.read(path, as_version=4)
+    try:
+        from jupyter_cache import get_cache
 
-    def code(nb):
-        return [c.source.strip() for c in nb.cells if c.cell_type == "code"]
-
-    return glue_values(executed) if code(executed) == code(source) else {}
+        cache = get_cache(str(path))
+        record = cache.match_cache_notebook(source)
+        return glue_values(cache.get_cache_bundle(record.pk).nb)
+    except Exception:  # no match (the chapter changed since), or no cache package
+        return {}
 
 
 def _format_glue(data: dict[str, str] | None, spec: str, md: bool) -> str | None:
