@@ -22,7 +22,7 @@ help:
 	@echo "make bench  time the library, chapters and derivations (QUICK=1: seconds)"
 	@echo "make clean  remove _build (keeps .venv)"
 	@echo "make assignments [JOBS=1] [HIDDEN=dir]  otter assign: student, teacher notebooks, autograder zips in _build/assignments"
-	@echo "make grade SUBMISSIONS=dir [TIMEOUT=300] [JOBS=1]  grade submitted notebooks into _build/grades"
+	@echo "make grade SUBMISSIONS=dir [TIMEOUT=300] [JOBS=1] [HIDDEN=dir]  grade submitted notebooks into _build/grades"
 
 setup: $(STAMP)
 

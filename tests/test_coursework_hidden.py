@@ -217,6 +217,10 @@ def test_make_assignments_takes_hidden_tests_from_a_private_folder(tmp_path):
     assert entry["exercises"] == [
         {"exercise": "ex-mini-total", "graded": True, "points": 4, "hidden": "teacher"}
     ]
+    # a re-run without the folder (make grade after a chapter changed) must not fall back to
+    # the book's public hidden tests
+    without = ["--root", str(book), "assign", "--out", str(out), "--no-run-tests"]
+    assert main([*without, str(book / "05-mini.md")]) == 2
     (private / "ex-mini-other.py").write_text("assert True\n")
     assert main([*args, "--no-run-tests", str(book / "05-mini.md")]) == 2
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -53,6 +54,15 @@ def main(argv: list[str] | None = None) -> int:
     assignments = getattr(args, "assignments", None) or args.root / "_build" / "assignments"
     if args.command == "assign":
         out = args.out or assignments
+        earlier = out / "manifest.json"
+        used = json.loads(earlier.read_text()).get("hidden") if earlier.exists() else None
+        if used and args.hidden is None:  # never fall back to the book's public hidden tests
+            print(
+                f"{out} was made with your hidden tests from {used}: pass HIDDEN={used} again "
+                f"(--hidden), or remove {out} to use the book's own",
+                file=sys.stderr,
+            )
+            return 2
         try:
             manifest = write_assignments(
                 args.root, out, args.chapters or None, not args.no_run_tests, args.jobs, args.hidden

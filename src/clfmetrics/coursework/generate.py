@@ -209,6 +209,6 @@ def write_assignments(
                 *(graded, [root] * n, [out] * n, [run_tests] * n, [book] * n, per_chapter),
             )
         )
-    manifest = {"chapters": entries}
+    manifest = {"chapters": entries, "hidden": str(Path(hidden).resolve()) if hidden else None}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
