@@ -103,6 +103,11 @@ def test_directives_become_headed_blocks(book):
         ),
         ("````{admonition} Careful\nMind it.\n````", "> **Careful.**\n>\n> Mind it."),
         ("```{bibliography}\n```\nEnd.", "End."),
+        (
+            "```{glue:figure} fig-a\n:name: f\n\nA caption.\n```",
+            "[fig-a: run the cells to see it]\n\n*A caption.*",
+        ),
+        ("```{glue} mini-md\n```", "**yes**"),
     ],
 )
 def test_roles_and_blocks(book, myst, plain):

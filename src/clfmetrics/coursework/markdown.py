@@ -318,6 +318,12 @@ def _block(name: str, arg: str, options: dict, body: str, book: Book) -> str:
         alt = options.get("alt", "")
         image = f"![{alt}]({arg})"
         return f"{image}\n\n*{body}*" if body else image
+    if name.startswith("glue"):  # {glue} / {glue:figure} / {glue:math}: its value, or a pointer
+        value = _format_glue(book.glue.get(arg), "", md=True)
+        if name == "glue:math" and value is not None:
+            return f"$$\n{value.strip('$')}\n$$"
+        shown = value if value is not None and name != "glue:figure" else None
+        return shown or f"[{arg}: run the cells to see it]" + (f"\n\n*{body}*" if body else "")
     if name == "selfcheck":
         return f"**Check yourself.** {_choices(body)}".strip()
     if name in ("math",):
