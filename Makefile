@@ -21,8 +21,8 @@ help:
 	@echo "make serve  build, then serve the book on http://127.0.0.1:$(PORT)"
 	@echo "make bench  time the library, chapters and derivations (QUICK=1: seconds)"
 	@echo "make clean  remove _build (keeps .venv)"
-	@echo "make assignments [JOBS=1]  otter assign: student, teacher notebooks, autograder zips in _build/assignments"
-	@echo "make grade SUBMISSIONS=dir [TIMEOUT=300] [JOBS=1]  grade submitted notebooks into _build/grades"
+	@echo "make assignments [JOBS=1] [HIDDEN=dir]  otter assign: student, teacher notebooks, autograder zips in _build/assignments"
+	@echo "make grade SUBMISSIONS=dir [TIMEOUT=300] [JOBS=1] [HIDDEN=dir]  grade submitted notebooks into _build/grades"
 
 setup: $(STAMP)
 
@@ -72,7 +72,7 @@ clean:
 # otter assign on every chapter with exercises; `make grade` re-runs it when a chapter has changed.
 MANIFEST := _build/assignments/manifest.json
 
-ASSIGN := $(BIN)/python -m clfmetrics.coursework assign $(if $(JOBS),--jobs $(JOBS))
+ASSIGN := $(BIN)/python -m clfmetrics.coursework assign $(if $(JOBS),--jobs $(JOBS)) $(if $(HIDDEN),--hidden "$(HIDDEN)")
 
 assignments: $(STAMP)
 	$(ASSIGN)

@@ -12,7 +12,7 @@ public hint, shown folded on the page) and a code cell tagged ``hidden-check`` a
 - :func:`grade_submissions` grades a folder of notebooks against the chapter's zip (no Docker):
   each notebook runs in a scratch folder under :class:`Limits`, and otter's tests run on its
   values outside the student's kernel (:mod:`.runner`, :mod:`.isolated`, :mod:`.values`); it
-  writes ``grades.csv`` and ``summary.txt``.
+  writes each run's ``grades.csv``, ``gradebook.csv``, feedback and notes (:mod:`.gradebook`).
 
 Command line: ``python -m clfmetrics.coursework {assign,grade} ...`` (``make assignments``,
 ``make grade SUBMISSIONS=dir``). Needs otter-grader, which ``requirements.txt`` pins; the core

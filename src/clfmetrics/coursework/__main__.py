@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -23,6 +24,11 @@ def main(argv: list[str] | None = None) -> int:
     assign.add_argument("--jobs", type=int, default=1, help="chapters to assign at the same time")
     assign.add_argument(
         "--no-run-tests", action="store_true", help="skip otter's check of the teacher notebooks"
+    )
+    assign.add_argument(
+        "--hidden",
+        type=Path,
+        help="folder of your own hidden tests, <exercise label>.py each (see teaching.md)",
     )
     assign.add_argument("chapters", nargs="*", type=Path, help="default: every notebook chapter")
     grade = commands.add_parser("grade", help="grade submitted notebooks with otter run")
@@ -48,13 +54,28 @@ def main(argv: list[str] | None = None) -> int:
     assignments = getattr(args, "assignments", None) or args.root / "_build" / "assignments"
     if args.command == "assign":
         out = args.out or assignments
-        manifest = write_assignments(
-            args.root, out, args.chapters or None, not args.no_run_tests, args.jobs
-        )
+        earlier = out / "manifest.json"
+        used = json.loads(earlier.read_text()).get("hidden") if earlier.exists() else None
+        if used and args.hidden is None:  # never fall back to the book's public hidden tests
+            print(
+                f"{out} was made with your hidden tests from {used}: pass HIDDEN={used} again "
+                f"(--hidden), or remove {out} to use the book's own",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            manifest = write_assignments(
+                args.root, out, args.chapters or None, not args.no_run_tests, args.jobs, args.hidden
+            )
+        except ValueError as exc:  # a teacher's hidden-test folder that does not fit
+            print(exc, file=sys.stderr)
+            return 2
         for entry in manifest["chapters"]:
             graded = [ex for ex in entry["exercises"] if ex["graded"]]
             points = sum(ex["points"] for ex in graded)
-            print(f"{entry['chapter']}: {len(graded)} graded exercises, {points:g} points")
+            own = sum(ex.get("hidden") == "teacher" for ex in graded)
+            mine = f", {own} with your hidden tests" if own else ""
+            print(f"{entry['chapter']}: {len(graded)} graded exercises, {points:g} points{mine}")
         print(f"Student notebooks, teacher notebooks and autograder zips in {out}")
         return 0
     out = args.out or args.root / "_build" / "grades"
@@ -71,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         args.submissions, assignments, out, args.timeout, args.jobs, limits
     )
     print(summary, end="")
-    print(f"Grades in {out / 'grades.csv'}, summary in {out / 'summary.txt'}")
+    print(f"Grades in {out / 'grades.csv'} and {out / 'gradebook.csv'}, summary in")
+    print(f"{out / 'summary.txt'}; feedback and the teacher's notes in {out / 'latest'}")
     return 0
 
 

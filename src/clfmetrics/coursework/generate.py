@@ -9,12 +9,14 @@ import re
 import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import nbformat
 
 from .exercises import META, Assignment, build_assignment, notebook_chapters
-from .master import assignment_config, master_notebook
+from .markdown import Book, executed_glue, read_chapter, to_commonmark
+from .master import Hidden, assignment_config, master_notebook, read_hidden
 
 #: What students and the autograder need besides the notebook (the book's library).
 PACKAGE = "clfmetrics"
@@ -38,38 +40,63 @@ def _prose(lines: list[str]) -> str:
     return "\n".join(lines[k:]).strip()
 
 
-def _teacher(notebook: nbformat.NotebookNode, assignment: Assignment) -> nbformat.NotebookNode:
-    """Otter's solution notebook with each exercise's solution prose put back before its answer."""
+def _teacher(
+    notebook: nbformat.NotebookNode, assignment: Assignment, book: Book | None = None
+) -> nbformat.NotebookNode:
+    """Otter's solution notebook with each exercise's solution prose put back.
+
+    A code exercise's explanation goes before its answer cell, a text exercise's answer after
+    its answer cell (at the end when there is none).
+    """
     done = set()
     cells = []
     for cell in notebook.cells:
-        label = cell.get("metadata", {}).get(META, {}).get("exercise")
+        meta = cell.get("metadata", {}).get(META, {})
+        label = meta.get("exercise")
         ex = assignment.exercises.get(label)
-        if ex is not None and ex.prose and label not in done:
-            prose = _prose(ex.prose)
+        answer = ex is not None and ex.prose and label not in done
+        if answer and meta.get("role") != "answer":
+            prose = to_commonmark(_prose(ex.prose), book)
             cells.append(nbformat.v4.new_markdown_cell(f"**Solution of {label}.** {prose}"))
             done.add(label)
         cells.append(cell)
+        if answer and meta.get("role") == "answer":
+            prose = to_commonmark(_prose(ex.prose), book)
+            cells.append(nbformat.v4.new_markdown_cell(f"**Answer to {label}.** {prose}"))
+            done.add(label)
     notebook.cells = cells
     for ex in assignment.exercises.values():
-        if ex.prose and ex.label not in done:  # text exercises: answers at the end
-            prose = _prose(ex.prose)
+        if ex.prose and ex.label not in done:
+            prose = to_commonmark(_prose(ex.prose), book)
             notebook.cells.append(
                 nbformat.v4.new_markdown_cell(f"**Answer to {ex.label}.** {prose}")
             )
     return notebook
 
 
-def assign_chapter(assignment: Assignment, root: Path, out: Path, run_tests: bool = True) -> dict:
+def assign_chapter(
+    assignment: Assignment,
+    root: Path,
+    out: Path,
+    run_tests: bool = True,
+    book: Book | None = None,
+    hidden: dict[str, Hidden] | None = None,
+) -> dict:
     """Run ``otter assign`` on the master notebook of one chapter and copy its three products.
 
     Writes ``out/student/NN-slug.ipynb``, ``out/teacher/NN-slug.ipynb`` and
     ``out/autograder/NN-slug.zip``; returns the chapter's manifest entry. With ``run_tests``,
     otter grades the solution notebook with the new zip and fails unless it scores full points.
+    ``book`` (:class:`.markdown.Book`, read from ``root`` by default) resolves references and
+    citations; glued numbers come from the book's last build of the chapter, when there is one.
+    ``hidden`` holds the teacher's own hidden tests of some exercises (:func:`.read_hidden`).
     """
     from otter.assign import main as otter_assign
 
     stem = assignment.stem
+    book = book if book is not None else Book.load(root)
+    glue = executed_glue(root, read_chapter(assignment.source))
+    book = replace(book, glue=glue)
     with tempfile.TemporaryDirectory(prefix="clfmetrics-assign-") as tmp:
         work = Path(tmp) / stem
         work.mkdir()
@@ -77,7 +104,8 @@ def assign_chapter(assignment: Assignment, root: Path, out: Path, run_tests: boo
         package = Path(__file__).resolve().parents[1]  # the book's library, as installed
         shutil.copytree(package, work / PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
         config = assignment_config(stem, "requirements.txt", [PACKAGE])
-        nbformat.write(master_notebook(assignment, config), work / f"{stem}.ipynb")
+        master = master_notebook(assignment, config, book, hidden)
+        nbformat.write(master, work / f"{stem}.ipynb")
         log = io.StringIO()
         try:
             with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
@@ -96,17 +124,29 @@ def assign_chapter(assignment: Assignment, root: Path, out: Path, run_tests: boo
         shutil.copy(dist / "student" / f"{stem}.ipynb", out / "student" / f"{stem}.ipynb")
         shutil.copy(zips[0], out / "autograder" / f"{stem}.zip")
         teacher = nbformat.read(dist / "autograder" / f"{stem}.ipynb", as_version=4)
-        nbformat.write(_teacher(teacher, assignment), out / "teacher" / f"{stem}.ipynb")
+        nbformat.write(_teacher(teacher, assignment, book), out / "teacher" / f"{stem}.ipynb")
     return {
         "chapter": assignment.chapter,
         "student": f"student/{stem}.ipynb",
         "teacher": f"teacher/{stem}.ipynb",
         "autograder": f"autograder/{stem}.zip",
         "exercises": [
-            {"exercise": ex.label, "graded": ex.graded, "points": ex.points if ex.graded else 0}
+            {
+                "exercise": ex.label,
+                "graded": ex.graded,
+                "points": _points(ex, hidden or {}) if ex.graded else 0,
+                "hidden": ("teacher" if ex.label in (hidden or {}) else "book")
+                if ex.graded
+                else "",
+            }
             for ex in assignment.exercises.values()
         ],
     }
+
+
+def _points(ex, hidden: dict[str, Hidden]) -> float:
+    given = hidden.get(ex.label)
+    return given.points if given is not None and given.points else ex.points
 
 
 def write_assignments(
@@ -115,6 +155,7 @@ def write_assignments(
     chapters: list[Path] | None = None,
     run_tests: bool = True,
     jobs: int = 1,
+    hidden: Path | str | None = None,
 ) -> dict:
     """Run otter assign on every chapter with graded exercises; write ``out/manifest.json``.
 
@@ -132,6 +173,10 @@ def write_assignments(
         executes every chapter; about as long again as the rest).
     jobs : int
         How many chapters to assign at the same time (one process each).
+    hidden : path, optional
+        A folder of the teacher's own hidden tests, ``<exercise label>.py`` each (see
+        :func:`.read_hidden` and ``chapters/teaching.md``); they replace the chapter's
+        ``hidden-check`` cells of those exercises. Keep it outside the repository.
 
     Returns
     -------
@@ -146,10 +191,24 @@ def write_assignments(
         shutil.rmtree(out / which, ignore_errors=True)
         (out / which).mkdir(parents=True)
     graded = [a for a in assignments if a.graded]
+    labels = {ex.label for a in graded for ex in a.graded}
+    private = read_hidden(Path(hidden), labels) if hidden is not None else {}
+    per_chapter = [
+        {ex.label: private[ex.label] for ex in a.graded if ex.label in private} for a in graded
+    ]
+    book = Book.load(root)
+    for a in graded:  # chapters outside _toc.yml too
+        if a.chapter not in book.titles:
+            book.add_page(a.source.read_text(), a.stem, a.chapter)
     # otter assign changes the working directory, so parallel chapters need processes
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         n = len(graded)
-        entries = list(pool.map(assign_chapter, graded, [root] * n, [out] * n, [run_tests] * n))
-    manifest = {"chapters": entries}
+        entries = list(
+            pool.map(
+                assign_chapter,
+                *(graded, [root] * n, [out] * n, [run_tests] * n, [book] * n, per_chapter),
+            )
+        )
+    manifest = {"chapters": entries, "hidden": str(Path(hidden).resolve()) if hidden else None}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest

@@ -12,7 +12,6 @@ This is not a sandbox: the student's code runs with the teacher's rights (see ``
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from collections import defaultdict
@@ -24,21 +23,25 @@ from typing import NamedTuple
 import nbformat
 
 from .exercises import META
+from .gradebook import GradeFiles, attach_errors
 from .runner import Limits, chapter_imports, fingerprint, load_tests, run_isolated
-
-#: Columns of ``grades.csv``.
-CSV_FIELDS = ("student_file", "exercise", "points", "max_points", "message")
 
 
 @dataclass(frozen=True)
 class GradeRow:
-    """One line of ``grades.csv``; ``exercise`` is empty when the file has no known chapter."""
+    """One graded exercise of a file (see :mod:`.gradebook` for the files written from it).
+
+    ``exercise`` is empty when the file has no known chapter.
+    """
 
     student_file: str
     exercise: str
     points: float
     max_points: float
     message: str
+    #: The errors the notebook's own cells raised, and their tracebacks (for the teacher).
+    error: str = ""
+    traceback: str = ""
 
 
 class Graded(NamedTuple):
@@ -153,7 +156,7 @@ def grade_notebook(
                 f"changed in the notebook?); {message}"
             )
         rows.append(GradeRow(name, ex, float(test["score"]), float(test["max_score"]), message))
-    return Graded(rows, None)
+    return Graded(attach_errors(rows, results.get("errors", [])), None)
 
 
 def submission_files(submissions: Path) -> list[Path]:
@@ -200,7 +203,10 @@ def grade_submissions(
     jobs: int = 1,
     limits: Limits | None = None,
 ) -> tuple[list[GradeRow], str]:
-    """Grade every file in ``submissions``; write ``grades.csv`` and ``summary.txt`` to ``out``.
+    """Grade every file in ``submissions``; write this run's folder under ``out/runs``.
+
+    ``grades.csv``, ``gradebook.csv``, ``details.csv``, ``summary.txt``, the students' feedback
+    and the teacher's notes: see :mod:`.gradebook`; the latest run's CSVs are copied to ``out``.
 
     Parameters
     ----------
@@ -239,20 +245,15 @@ def grade_submissions(
 
     rows: list[GradeRow] = []
     problems: dict[str, str] = {}
+    written = GradeFiles(out, assignments, chapters)  # this run's folder (see .gradebook)
     # each notebook runs in its own processes; threads only wait for them
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for name, (mine, problem) in zip(names, pool.map(grade, range(len(files))), strict=True):
+        graded = zip(files, names, pool.map(grade, range(len(files))), strict=True)
+        for path, name, (mine, problem) in graded:
             rows += mine
+            written.add(name, path, mine)
             if problem:
                 problems[name] = problem
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / "grades.csv", "w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(CSV_FIELDS)
-        writer.writerows(
-            (r.student_file, r.exercise, f"{r.points:g}", f"{r.max_points:g}", r.message)
-            for r in rows
-        )
     summary = summarise(rows, problems)
-    (out / "summary.txt").write_text(summary)
+    written.finish(summary)
     return rows, summary

@@ -4,20 +4,30 @@ Every graded exercise becomes a question ``# BEGIN QUESTION`` … ``# END QUESTI
 label, worth its points, all or nothing. Its solution cells go into a ``# BEGIN SOLUTION`` block,
 with the code between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` lines, which otter replaces by
 ``...`` under a comment that restates the task. Its ``check`` cells become public tests and its
-``hidden-check`` cells ``# HIDDEN`` tests. Solution prose is removed from the markdown; the
-teacher notebook gets it back after otter has run (see :mod:`.generate`).
+``hidden-check`` cells ``# HIDDEN`` tests, unless the teacher gives their own
+(:func:`read_hidden`, ``make assignments HIDDEN=dir``). Solution prose is removed from the
+markdown; the teacher notebook gets it back after otter has run (see :mod:`.generate`).
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
 
 import nbformat
 import yaml
 
 from .exercises import META, Assignment, _State, strip_solutions
+from .markdown import Book, to_commonmark
+
+#: The text of the markdown cell a student writes a text exercise's answer in.
+ANSWER = "**Your answer to {name}:** _double-click here and replace this text._"
 
 
-def stub(label: str, task: str) -> list[str]:
+def stub(label: str, task: str, book: Book | None = None) -> list[str]:
     """The comment lines a student sees above otter's ``...`` in a solution cell."""
+    task = to_commonmark(task, book)
     lines = [f"# Exercise {label}", "#"]
     lines += [f"# {line}".rstrip() for line in task.splitlines()]
     lines += ["#", f'# Replace ... with your solution, then run grader.check("{label}") below.']
@@ -45,13 +55,92 @@ def _raw(text: str) -> nbformat.NotebookNode:
     return nbformat.v4.new_raw_cell(text)
 
 
+def _metadata(cell: nbformat.NotebookNode) -> dict:
+    return dict(cell.get("metadata", {}))
+
+
 def _role(cell: nbformat.NotebookNode) -> tuple[str | None, str | None]:
     meta = cell.get("metadata", {}).get(META, {})
     return meta.get("exercise"), meta.get("role")
 
 
-def master_notebook(assignment: Assignment, config: dict) -> nbformat.NotebookNode:
-    """The otter master notebook of ``assignment``, with ``config`` as its assignment config."""
+def answer_cell(label: str, book: Book) -> nbformat.NotebookNode:
+    """The markdown cell a student answers text exercise ``label`` in."""
+    target = book.targets.get(label)
+    name = target.name() if target is not None else f"exercise {label}"
+    meta = {META: {"exercise": label, "role": "answer"}}
+    return nbformat.v4.new_markdown_cell(ANSWER.format(name=name), metadata=meta)
+
+
+def _text_exercises(source: str, assignment: Assignment) -> list[str]:
+    """The exercises without code cells whose ``{exercise}`` block is in this markdown."""
+    return [
+        ex.label
+        for ex in assignment.exercises.values()
+        if not ex.solution_cells
+        and re.search(rf"^\s*:label:\s*{re.escape(ex.label)}\s*$", source, re.M)
+    ]
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A teacher's own hidden tests of one exercise: its test cases and, if given, its points."""
+
+    cases: tuple[str, ...]
+    points: float | None = None
+
+
+#: A line of a hidden-test file that starts a new test case.
+_CASE = re.compile(r"^# %%.*$", re.M)
+_POINTS = re.compile(r"^#\s*points:\s*(\S+)\s*$", re.M)
+
+
+def read_hidden(folder: Path, labels: set[str]) -> dict[str, Hidden]:
+    """The teacher's hidden tests in ``folder``: one file ``<exercise label>.py`` per exercise.
+
+    A file holds Python assertions on the names the exercise asks for, like a chapter's
+    ``hidden-check`` cell; a line ``# %%`` starts another test case, a line ``# points: 2``
+    sets the exercise's points. A file that names no graded exercise of ``labels`` is refused.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"no folder of hidden tests at {folder}")
+    found = {}
+    for path in sorted(folder.glob("*.py")):
+        if path.stem not in labels:
+            raise ValueError(f"{path}: no graded exercise is labelled {path.stem!r}")
+        text = path.read_text()
+        points = None
+        if m := _POINTS.search(text):
+            try:
+                points = float(m[1])
+            except ValueError:
+                points = -1.0
+            if not points > 0:
+                raise ValueError(f"{path}: points must be a positive number, not {m[1]!r}")
+        text = _POINTS.sub("", text)
+        cases = tuple(c.strip() for c in _CASE.split(text) if c.strip())
+        if not cases:
+            raise ValueError(f"{path}: no test in the file")
+        found[path.stem] = Hidden(cases, points)
+    return found
+
+
+def master_notebook(
+    assignment: Assignment,
+    config: dict,
+    book: Book | None = None,
+    hidden: dict[str, Hidden] | None = None,
+) -> nbformat.NotebookNode:
+    """The otter master notebook of ``assignment``, with ``config`` as its assignment config.
+
+    Its markdown is CommonMark plus math (:func:`.markdown.to_commonmark` with ``book``, by
+    default the chapter's own targets), and each text exercise gets a markdown answer cell.
+    An exercise in ``hidden`` (:func:`read_hidden`) gets the teacher's hidden tests and points
+    instead of the chapter's ``hidden-check`` cells.
+    """
+    hidden = hidden or {}
+    book = book if book is not None else Book.of_page(assignment.source)
     nb = assignment.notebook
     master = nbformat.v4.new_notebook(metadata=dict(nb.metadata))
     master.cells.append(_raw("# ASSIGNMENT CONFIG\n" + yaml.safe_dump(config, sort_keys=False)))
@@ -66,17 +155,19 @@ def master_notebook(assignment: Assignment, config: dict) -> nbformat.NotebookNo
     for k, cell in enumerate(nb.cells):
         if k in starts:
             ex = starts[k]
-            question = {"name": ex.label, "points": ex.points, "all_or_nothing": True}
+            points = getattr(hidden.get(ex.label), "points", None) or ex.points
+            question = {"name": ex.label, "points": points, "all_or_nothing": True}
             master.cells.append(_raw("# BEGIN QUESTION\n" + yaml.safe_dump(question).strip()))
         label, role = _role(cell)
         if cell.cell_type == "markdown":
-            text = strip_solutions(cell.source, state)[0]
+            text = to_commonmark(strip_solutions(cell.source, state)[0], book)
             if text.strip():
                 if testing:
                     raise ValueError(
                         f"{assignment.stem}, cell {k}: text among the checks of {testing}"
                     )
                 master.cells.append(nbformat.v4.new_markdown_cell(text))
+            master.cells += [answer_cell(x, book) for x in _text_exercises(cell.source, assignment)]
             continue
         cell = nbformat.v4.new_code_cell(cell.source, metadata=dict(cell.metadata))
         if role == "solution":
@@ -85,7 +176,7 @@ def master_notebook(assignment: Assignment, config: dict) -> nbformat.NotebookNo
                 master.cells.append(_raw("# BEGIN SOLUTION"))
             lines = ["# BEGIN SOLUTION", cell.source, "# END SOLUTION"]
             if k == ex.solution_cells[0]:
-                lines = stub(label, ex.task) + lines
+                lines = stub(label, ex.task, book) + lines
             cell.source = "\n".join(lines)
             master.cells.append(cell)
             if k == ex.solution_cells[-1]:
@@ -95,9 +186,18 @@ def master_notebook(assignment: Assignment, config: dict) -> nbformat.NotebookNo
             if k == ex.check_cells[0]:
                 master.cells.append(_raw("# BEGIN TESTS"))
                 testing = label
-            if role == "hidden":
+            if role == "hidden" and label in hidden:  # the teacher's own, once
+                if k == ex.hidden_cells[0]:
+                    for case in hidden[label].cases:
+                        source = f"# HIDDEN\n{case}"
+                        master.cells.append(
+                            nbformat.v4.new_code_cell(source, metadata=_metadata(cell))
+                        )
+            elif role == "hidden":
                 cell.source = "# HIDDEN\n" + cell.source
-            master.cells.append(cell)
+                master.cells.append(cell)
+            else:
+                master.cells.append(cell)
         elif testing:
             raise ValueError(f"{assignment.stem}, cell {k}: code among the checks of {testing}")
         else:

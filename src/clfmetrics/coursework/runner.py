@@ -29,6 +29,7 @@ import psutil
 
 from . import isolated
 from .exercises import META
+from .gradebook import cell_errors
 
 #: The folder that holds the ``clfmetrics`` package the grader runs.
 _LIBRARY = str(Path(__file__).resolve().parents[2])
@@ -289,6 +290,7 @@ def run_isolated(
             results = json.loads(result.read_text())
         executed = out.with_suffix(".ipynb")
         results["claims"] = _claims(executed, [t["name"] for t in results["tests"]])
+        results["errors"] = cell_errors(executed)  # the notebook's own errors, for the teacher
     return results, None
 
 

@@ -1,0 +1,34 @@
+"""One ``otter assign`` run per pytest run, shared by the coursework test files.
+
+Assigning every chapter takes minutes; the files that read its products (``test_coursework.py``,
+``test_coursework_notebooks.py``, ``test_gradebook.py``) may run on different xdist workers, so
+the first to ask runs it under a file lock in the run's base temporary folder and the others
+wait for it and read the same folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+from clfmetrics.coursework.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def assigned_once(factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """``make assignments`` (without otter's own test run) into a folder shared by the run."""
+    base = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # each worker's basetemp is popen-gwN below the run's basetemp
+    folder = base / "assignments"
+    with FileLock(str(base / "assignments.lock")):
+        manifest = folder / "manifest.json"
+        if not manifest.exists():
+            args = ["--root", str(ROOT), "assign", "--out", str(folder), "--no-run-tests"]
+            assert main([*args, "--jobs", "2"]) == 0
+    return folder, json.loads(manifest.read_text())
