@@ -35,6 +35,7 @@ from .averages import (
     micro_recall,
     weighted_f1,
 )
+from .bands import Band, pr_band, roc_band
 from .classwise import bias, correct, f1, precision, prevalence, recall
 from .comparison import compare, compare_from_counts
 from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
@@ -103,6 +104,7 @@ __all__ = [
     "CLASSWISE",
     "METRICS",
     "AUCComparison",
+    "Band",
     "Interval",
     "accuracy",
     "ap_interval",
@@ -146,6 +148,7 @@ __all__ = [
     "micro_recall",
     "paired_interval",
     "permutation_test",
+    "pr_band",
     "precision",
     "precision_recall_curve",
     "prevalence",
@@ -157,6 +160,7 @@ __all__ = [
     "report",
     "report_from_counts",
     "roc_auc",
+    "roc_band",
     "roc_curve",
     "spark_counts",
     "threshold_stack",
