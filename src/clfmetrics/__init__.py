@@ -52,6 +52,7 @@ from .curves import (
 from .decisions import argmax_predictions, prior_shift
 from .engines import dask_counts, duckdb_counts, spark_counts
 from .grouped import confusion_by_group, group_interval
+from .operating import rates_at_threshold, tuned_threshold_interval
 from .reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
 from .reporting import report, report_from_counts
 from .scaling import prevalence_calibrate, prevalence_scale
@@ -155,6 +156,7 @@ __all__ = [
     "prevalence_calibrate",
     "prevalence_scale",
     "prior_shift",
+    "rates_at_threshold",
     "recall",
     "reliability_curve",
     "report",
@@ -166,5 +168,6 @@ __all__ = [
     "threshold_stack",
     "to_labels",
     "to_sklearn",
+    "tuned_threshold_interval",
     "weighted_f1",
 ]
