@@ -55,6 +55,7 @@ from .grouped import confusion_by_group, group_interval
 from .operating import rates_at_threshold, tuned_threshold_interval
 from .reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
 from .reporting import report, report_from_counts
+from .resplits import ResampledTTest, corrected_resampled_ttest
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
     AUCComparison,
@@ -107,6 +108,7 @@ __all__ = [
     "AUCComparison",
     "Band",
     "Interval",
+    "ResampledTTest",
     "accuracy",
     "ap_interval",
     "argmax_predictions",
@@ -121,6 +123,7 @@ __all__ = [
     "confusion_by_group",
     "confusion_matrix",
     "correct",
+    "corrected_resampled_ttest",
     "cost_threshold",
     "dask_counts",
     "delta_f1",
