@@ -37,8 +37,11 @@ from .averages import (
 )
 from .bands import Band, pr_band, roc_band
 from .classwise import bias, correct, f1, precision, prevalence, recall
+from .classwise_calibration import classwise_calibration_error, classwise_reliability
 from .comparison import compare, compare_from_counts
 from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
+from .consistency import CalibrationTest, ReliabilityBand, calibration_test, reliability_band
+from .corp import CORPResult, corp_reliability
 from .curves import (
     average_precision,
     best_threshold,
@@ -107,7 +110,10 @@ __all__ = [
     "METRICS",
     "AUCComparison",
     "Band",
+    "CORPResult",
+    "CalibrationTest",
     "Interval",
+    "ReliabilityBand",
     "ResampledTTest",
     "accuracy",
     "ap_interval",
@@ -117,11 +123,15 @@ __all__ = [
     "best_threshold",
     "bias",
     "brier_score",
+    "calibration_test",
+    "classwise_calibration_error",
+    "classwise_reliability",
     "compare",
     "compare_auc",
     "compare_from_counts",
     "confusion_by_group",
     "confusion_matrix",
+    "corp_reliability",
     "correct",
     "corrected_resampled_ttest",
     "cost_threshold",
@@ -161,6 +171,7 @@ __all__ = [
     "prior_shift",
     "rates_at_threshold",
     "recall",
+    "reliability_band",
     "reliability_curve",
     "report",
     "report_from_counts",
