@@ -67,7 +67,7 @@ _BLOCK = 2**21  # numbers per array in one block of resamples
 class Band:
     """A curve on a grid with its confidence band.
 
-    Attributes
+    Parameters
     ----------
     x : ndarray
         The grid: false positive rate (ROC) or recall (precision-recall).
@@ -103,15 +103,19 @@ def _check_flag(simultaneous) -> bool:
 
 
 def _row_search(cum: np.ndarray, targets: np.ndarray, top: int, side: str) -> np.ndarray:
-    """Per row, ``searchsorted(cum[b], targets[b], side)`` (rows non-decreasing in [0, top]).
+    """Per row, ``searchsorted(cum[b], targets[b], side)`` (int64 rows non-decreasing in [0, top]).
 
-    One ``searchsorted`` over all rows: row ``b`` is shifted by ``b * (top + 1)``,
-    which keeps the flattened array sorted.
+    One ``searchsorted`` over all rows: row ``b`` is shifted by ``b * (top + 1)``
+    (in place, and back), which keeps the flattened array sorted. Counts are
+    whole numbers, so ``cum <= t`` is ``cum <= floor(t)`` and ``cum < t`` is
+    ``cum <= ceil(t) - 1``: the search stays in integers.
     """
     rows, width = cum.shape
-    shift = (np.arange(rows) * (top + 1.0))[:, None]
-    flat = (cum + shift).ravel()
-    found = np.searchsorted(flat, (targets + shift).ravel(), side=side)
+    shift = np.arange(rows, dtype=np.int64)[:, None] * (top + 1)
+    whole = np.floor(targets) if side == "right" else np.ceil(targets) - 1
+    cum += shift
+    found = np.searchsorted(cum.ravel(), (whole.astype(np.int64) + shift).ravel(), side="right")
+    cum -= shift
     return found.reshape(targets.shape) - (np.arange(rows) * width)[:, None]
 
 

@@ -38,7 +38,7 @@ _BLOCK = 2**20
 class ReliabilityBand:
     """A reliability diagram with an interval per non-empty bin.
 
-    Attributes
+    Parameters
     ----------
     observed, predicted : ndarray
         Observed frequency and mean stated probability per non-empty bin.

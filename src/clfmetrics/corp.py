@@ -41,7 +41,7 @@ __all__ = ["CORPResult", "corp_reliability"]
 class CORPResult:
     """The CORP reliability curve and the Murphy decomposition of the Brier score.
 
-    Attributes
+    Parameters
     ----------
     predicted : ndarray
         The distinct stated probabilities, increasing.

@@ -81,8 +81,8 @@ class Interval:
         Nominal coverage, e.g. 0.95.
     method : str
         ``"percentile"`` or ``"bca"``.
-    undefined : float, default 0.0
-        Share of resamples on which the metric was undefined (a 0/0, for example
+    undefined : float
+        Share (default 0.0) of resamples on which the metric was undefined (a 0/0, for example
         a class never predicted in the resample). The interval is computed among
         the other resamples: counting a 0/0 as 0 would put a made-up cluster of
         zeros into the resampled scores and drag the lower end down.
