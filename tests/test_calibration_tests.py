@@ -182,3 +182,20 @@ def test_calibration_test_bad_arguments():
         cm.calibration_test([0, 1], [0.2, 0.6], size=-1)
     with pytest.raises(ValueError, match="differ in length"):
         cm.calibration_test([0, 1, 1], [0.2, 0.6])
+
+
+def test_pool_adjacent_violators_equals_sklearns_isotonic_regression():
+    from sklearn.isotonic import isotonic_regression
+
+    from clfmetrics.corp import pool_adjacent_violators
+
+    rng = np.random.default_rng(8)
+    cases = [
+        (rng.random(300), rng.integers(1, 5, 300).astype(float)),
+        (np.r_[np.arange(50.0), -100.0], np.ones(51)),  # one violator that spreads
+        (np.arange(10.0)[::-1], np.ones(10)),  # all decreasing: one block
+        (np.array([0.3]), np.array([2.0])),
+    ]
+    for values, weights in cases:
+        want = isotonic_regression(values, sample_weight=weights)
+        np.testing.assert_allclose(pool_adjacent_violators(values, weights), want, atol=1e-12)

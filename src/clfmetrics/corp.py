@@ -34,7 +34,7 @@ import numpy as np
 from ._scores import _positives
 from .reliability import _as_proba
 
-__all__ = ["CORPResult", "corp_reliability"]
+__all__ = ["CORPResult", "corp_reliability", "pool_adjacent_violators"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,37 @@ class CORPResult:
     miscalibration: float
     discrimination: float
     uncertainty: float
+
+
+def pool_adjacent_violators(values, weights) -> np.ndarray:
+    r"""Weighted isotonic (non-decreasing) regression of ``values``, by pooling violators.
+
+    Minimises :math:`\sum_k w_k (q_k - v_k)^2` over non-decreasing :math:`q`. Each
+    pass pools every chain of adjacent blocks whose means decrease into one block
+    (pooling adjacent violators in any order reaches the same, unique solution),
+    vectorised over the blocks; passes repeat until no two adjacent means decrease.
+    Usually a few passes; at worst one per value (a single violator that spreads).
+
+    Parameters
+    ----------
+    values, weights : ndarray of float, shape (K,)
+        Values in their order, positive weights.
+
+    Returns
+    -------
+    ndarray of float, shape (K,)
+    """
+    sums, mass = values * weights, weights.astype(np.float64)
+    block = np.arange(values.size)
+    while sums.size > 1:
+        means = sums / mass
+        falls = means[:-1] > means[1:]
+        if not falls.any():
+            break
+        ids = np.cumsum(np.concatenate([[True], ~falls])) - 1  # a new block after each rise
+        sums, mass = np.bincount(ids, sums), np.bincount(ids, mass)
+        block = ids[block]
+    return (sums / mass)[block]
 
 
 def corp_reliability(y_true, proba, *, pos_label=None) -> CORPResult:
@@ -90,8 +121,8 @@ def corp_reliability(y_true, proba, *, pos_label=None) -> CORPResult:
 
     Notes
     -----
-    The pool-adjacent-violators algorithm is ``scipy.optimize.isotonic_regression``
-    (imported inside the function). The decomposition equals
+    The isotonic fit is :func:`pool_adjacent_violators` (numpy only); it equals
+    scikit-learn's ``IsotonicRegression`` on the same data. The decomposition equals
     ``model_diagnostics.scoring.decompose`` with ``SquaredError()`` (tested).
 
     Examples
@@ -102,8 +133,6 @@ def corp_reliability(y_true, proba, *, pos_label=None) -> CORPResult:
     >>> round(r.miscalibration - r.discrimination + r.uncertainty, 12) == round(r.brier, 12)
     True
     """
-    from scipy.optimize import isotonic_regression
-
     p = _as_proba(proba)
     if p.ndim != 1:
         raise ValueError(
@@ -113,7 +142,7 @@ def corp_reliability(y_true, proba, *, pos_label=None) -> CORPResult:
     y = pos.astype(np.float64)
     predicted, inverse, counts = np.unique(p, return_inverse=True, return_counts=True)
     means = np.bincount(inverse, weights=y, minlength=predicted.size) / counts
-    observed = np.clip(isotonic_regression(means, weights=counts.astype(np.float64)).x, 0, 1)
+    observed = np.clip(pool_adjacent_violators(means, counts), 0.0, 1.0)
     brier = float(np.mean((p - y) ** 2))
     recalibrated = float(np.mean((observed[inverse] - y) ** 2))
     base = float(y.mean())

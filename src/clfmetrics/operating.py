@@ -259,7 +259,9 @@ def tuned_threshold_interval(
         stack, values[rows] = _score_at(func, test, *test.draw(n, rng), thresholds[rows])
         undefined[rows] = undefined_mask(func, stack, values[rows])
     low, high, share = defined_bounds(values, undefined, estimate, level, "percentile")
-    t_low, t_high = np.quantile(thresholds, [(1 - level) / 2, (1 + level) / 2])
+    # "Predict nothing" (+inf) may be chosen: interpolating towards it would give NaN.
+    how = "linear" if np.isfinite(thresholds).all() else "inverted_cdf"
+    t_low, t_high = np.quantile(thresholds, [(1 - level) / 2, (1 + level) / 2], method=how)
     return {
         "threshold": Interval(float(chosen[0]), float(t_low), float(t_high), level, "percentile"),
         "score": Interval(estimate, low, high, level, "percentile", share),
