@@ -11,7 +11,7 @@ from statistics import NormalDist
 
 import numpy as np
 import pytest
-from sklearn.metrics import precision_recall_curve, roc_curve
+from sklearn.metrics import roc_curve
 
 import clfmetrics as cm
 
@@ -38,10 +38,15 @@ def _roc_reference(y, s, xs):
 
 
 def _pr_reference(y, s, recalls):
-    """Precision at each recall > 0: FP linear in TP from the last point below it."""
-    precision, recall, _ = precision_recall_curve(y, s)
-    tp = recall[::-1] * y.sum()
-    fp = tp / precision[::-1] - tp
+    """Precision at each recall > 0: FP linear in TP from the last point below it.
+
+    The points are scikit-learn's, as counts (TP, FP) along the decreasing thresholds
+    (its ``confusion_matrix_at_thresholds``; precision alone loses FP where TP = 0).
+    """
+    from sklearn.metrics import confusion_matrix_at_thresholds
+
+    _, fp, _, tp, _ = confusion_matrix_at_thresholds(y, s)
+    tp, fp = np.r_[0, tp], np.r_[0, fp]
     out = []
     for r in recalls:
         t = r * y.sum()
@@ -145,3 +150,27 @@ def test_bad_data_raise():
         cm.pr_band([0, 1, 1], [0.1, np.nan, 0.3])
     with pytest.raises(ValueError, match="differ in length"):
         cm.roc_band([0, 1], [0.1, 0.2, 0.3])
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_a_resampled_curve_with_empty_cells_is_the_curve_of_the_resampled_items(ties):
+    """The counts of one item resample (many cells empty) give sklearn's curve of those items."""
+    from clfmetrics import _auc_cells as ac
+    from clfmetrics import bands
+
+    rng = np.random.default_rng(6)
+    y, s = _problem(rng, n=120, ties=ties)
+    cells = ac.cells_of(y, s)
+    groups = np.unique(s, return_inverse=True)[1]
+    grid = np.linspace(0, 1, 41)
+    for _ in range(5):
+        pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+        idx = np.r_[rng.choice(pos, pos.size), rng.choice(neg, neg.size)]
+        size = groups.max() + 1
+        p_counts = np.bincount(groups[idx][y[idx]], minlength=size)[cells.pos_group][::-1]
+        n_counts = np.bincount(groups[idx][~y[idx]], minlength=size)[cells.neg_group][::-1]
+        roc = bands._roc_values(bands._Layout(cells, "neg"), n_counts[None], p_counts[None], grid)
+        np.testing.assert_allclose(roc[0], _roc_reference(y[idx], s[idx], grid), atol=1e-12)
+        pr = bands._pr_values(bands._Layout(cells, "pos"), p_counts[None], n_counts[None], grid)
+        want = _pr_reference(y[idx], s[idx], grid[1:])
+        np.testing.assert_allclose(pr[0, 1:], want, atol=1e-12)
