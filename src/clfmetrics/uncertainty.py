@@ -81,11 +81,6 @@ class Interval:
         Nominal coverage, e.g. 0.95.
     method : str
         ``"percentile"`` or ``"bca"``.
-    undefined : float
-        Share (default 0.0) of resamples on which the metric was undefined (a 0/0, for example
-        a class never predicted in the resample). The interval is computed among
-        the other resamples: counting a 0/0 as 0 would put a made-up cluster of
-        zeros into the resampled scores and drag the lower end down.
     """
 
     estimate: float
@@ -145,7 +140,7 @@ def interval(metric, m, *, level=0.95, size=10_000, method="percentile", rng=Non
     a number no classifier earned; those resamples form a cluster at the low end
     and, above a share of about :math:`\alpha/2`, set the lower end of the
     interval. By default the interval is therefore computed among the resamples
-    where the metric is defined, and :attr:`Interval.undefined` says how many
+    where the metric is defined, and ``Interval.undefined`` says how many
     were left out: the interval then describes the metric where it exists, and
     the share says how often it does not.
 
