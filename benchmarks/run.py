@@ -28,6 +28,7 @@ from clfmetrics.tooling.timing import count_stack, run_times
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_auc import bench_auc
+from bench_bands import bench_bands
 from bench_curves import bench_curves
 from bench_intervals import bench_intervals
 from bench_pages import bench_pages
@@ -284,6 +285,7 @@ def main(argv=None) -> int:
         "curves": bench_curves(10_000 if args.quick else 1_000_000, repeat, rng),
         "intervals": bench_intervals(args.quick),
         "auc": bench_auc(args.quick),
+        "bands": bench_bands(args.quick),
         "pages": bench_pages(1 if args.quick else 3),
         "scale": bench_scale(args.quick),
     }
@@ -304,6 +306,8 @@ def main(argv=None) -> int:
     print_table("AUC intervals, 1,000 distinct scores", results["auc"]["distinct"])
     print_table("AUC intervals, continuous scores", results["auc"]["continuous"])
     print_table("DeLong versus confidenceinterval", results["auc"]["delong"])
+    print_table("ROC/PR bands, 1,000 distinct scores", results["bands"]["distinct"])
+    print_table("ROC/PR bands, continuous scores", results["bands"]["continuous"])
     print_table("page explorers: weight and time to interactive, cold cache", results["pages"])
     print_table("paired comparison at scale (fresh process each)", results["scale"])
     if "cached_rebuild" in results:

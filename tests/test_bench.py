@@ -39,6 +39,9 @@ def test_quick_benchmark_runs(tmp_path):
         (row,) = auc[key]
         assert row["auc_percentile_s"] > 0 and row["speedup"] > 0
         assert row["auc_low"] < row["auc_high"]
+    for key in ("distinct", "continuous"):
+        (row,) = results["bands"][key]
+        assert row["roc_band_s"] > 0 and row["speedup"] > 0 and 0 < row["mean_width"] < 1
     scale = {(row["what"], row["file"]): row for row in results["scale"]}
     assert len(scale) == 4 and all(r["seconds"] > 0 and r["peak_mb"] > 0 for r in scale.values())
     (delong,) = auc["delong"]

@@ -35,9 +35,13 @@ from .averages import (
     micro_recall,
     weighted_f1,
 )
+from .bands import Band, pr_band, roc_band
 from .classwise import bias, correct, f1, precision, prevalence, recall
+from .classwise_calibration import classwise_calibration_error, classwise_reliability
 from .comparison import compare, compare_from_counts
 from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
+from .consistency import CalibrationTest, ReliabilityBand, calibration_test, reliability_band
+from .corp import CORPResult, corp_reliability
 from .curves import (
     average_precision,
     best_threshold,
@@ -51,8 +55,10 @@ from .curves import (
 from .decisions import argmax_predictions, prior_shift
 from .engines import dask_counts, duckdb_counts, spark_counts
 from .grouped import confusion_by_group, group_interval
+from .operating import rates_at_threshold, tuned_threshold_interval
 from .reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
 from .reporting import report, report_from_counts
+from .resplits import ResampledTTest, corrected_resampled_ttest
 from .scaling import prevalence_calibrate, prevalence_scale
 from .uncertainty import (
     AUCComparison,
@@ -103,7 +109,12 @@ __all__ = [
     "CLASSWISE",
     "METRICS",
     "AUCComparison",
+    "Band",
+    "CORPResult",
+    "CalibrationTest",
     "Interval",
+    "ReliabilityBand",
+    "ResampledTTest",
     "accuracy",
     "ap_interval",
     "argmax_predictions",
@@ -112,12 +123,17 @@ __all__ = [
     "best_threshold",
     "bias",
     "brier_score",
+    "calibration_test",
+    "classwise_calibration_error",
+    "classwise_reliability",
     "compare",
     "compare_auc",
     "compare_from_counts",
     "confusion_by_group",
     "confusion_matrix",
+    "corp_reliability",
     "correct",
+    "corrected_resampled_ttest",
     "cost_threshold",
     "dask_counts",
     "delta_f1",
@@ -146,21 +162,26 @@ __all__ = [
     "micro_recall",
     "paired_interval",
     "permutation_test",
+    "pr_band",
     "precision",
     "precision_recall_curve",
     "prevalence",
     "prevalence_calibrate",
     "prevalence_scale",
     "prior_shift",
+    "rates_at_threshold",
     "recall",
+    "reliability_band",
     "reliability_curve",
     "report",
     "report_from_counts",
     "roc_auc",
+    "roc_band",
     "roc_curve",
     "spark_counts",
     "threshold_stack",
     "to_labels",
     "to_sklearn",
+    "tuned_threshold_interval",
     "weighted_f1",
 ]

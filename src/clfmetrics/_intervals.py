@@ -6,6 +6,8 @@ Formulas from Efron & Tibshirani (1993, ch. 13-14) and DiCiccio & Efron (1996).
 
 from __future__ import annotations
 
+import inspect
+import math
 from statistics import NormalDist
 
 import numpy as np
@@ -143,3 +145,37 @@ def bounds(stats, estimate, level, method, acceleration=0.0):
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
+
+
+def undefined_mask(func, stack: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Where the metric is undefined on a stack: NaN, or a 0/0 that ``zero_division`` filled.
+
+    The library's metrics fill a 0/0 with ``zero_division`` (0 by default), so a
+    resample without a prediction of some class scores a made-up 0. A metric that
+    takes ``zero_division`` is asked again with ``"nan"``; any other callable is
+    undefined where it returns NaN.
+    """
+    undefined = np.isnan(values)
+    try:
+        takes_fill = "zero_division" in inspect.signature(func).parameters
+    except (TypeError, ValueError):  # a callable without a signature
+        takes_fill = False
+    if takes_fill:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            marked = np.asarray(func(stack, zero_division="nan"), dtype=np.float64)
+        undefined = undefined | np.isnan(marked)
+    return undefined
+
+
+def defined_bounds(stats, undefined, estimate, level, method, acceleration=0.0):
+    """Interval ends among the resamples where the metric is defined, and the undefined share.
+
+    ``stats`` and ``undefined`` have shape ``(size,)``. Returns ``(low, high, share)``;
+    both ends are NaN when the metric is undefined on every resample.
+    """
+    share = float(np.mean(undefined))
+    kept = np.asarray(stats, dtype=np.float64)[~undefined]
+    if kept.size == 0:
+        return math.nan, math.nan, share
+    low, high = bounds(kept, estimate, level, method, acceleration)
+    return low, high, share

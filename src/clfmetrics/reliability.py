@@ -21,6 +21,8 @@ Input: ``proba`` is either 1-d, the probability of the positive class per item
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._checks import reject_masked
@@ -228,8 +230,8 @@ def _as_bins(bins, strategy) -> int:
     return int(bins)
 
 
-def _binned(y_true, proba, bins, strategy, pos_label, labels):
-    """Per non-empty bin: count, sum of outcomes, sum of stated probabilities."""
+def _bin_items(y_true, proba, bins, strategy, pos_label, labels):
+    """Per item: its bin, stated probability and hit (outcome); and the number of bins."""
     bins = _as_bins(bins, strategy)
     p, pos, cols = _binary_or_matrix(y_true, proba, pos_label, labels)
     if cols is None:
@@ -237,18 +239,50 @@ def _binned(y_true, proba, bins, strategy, pos_label, labels):
     else:  # top-label (confidence) calibration, Guo et al. (2017)
         top = np.argmax(p, axis=1)
         stated, hit = p[np.arange(len(p)), top], top == cols
+    return _bin_ids(stated, bins, strategy), stated, hit, bins
+
+
+def _bin_ids(stated: np.ndarray, bins: int, strategy: str) -> np.ndarray:
     if strategy == "uniform":
         edges = np.linspace(0.0, 1.0, bins + 1)
     else:
         edges = np.percentile(stated, np.linspace(0, 1, bins + 1) * 100)
     # As scikit-learn's calibration_curve: bin b holds (edges[b], edges[b + 1]], the
     # first bin also its left edge; values on an inner edge go to the lower bin.
-    ids = np.searchsorted(edges[1:-1], stated)
+    return np.searchsorted(edges[1:-1], stated)
+
+
+def _sums(ids, stated, hit, bins):
+    """Per non-empty bin: count, sum of outcomes, sum of stated probabilities."""
     counts = np.bincount(ids, minlength=bins)
     observed = np.bincount(ids, weights=hit.astype(np.float64), minlength=bins)
     predicted = np.bincount(ids, weights=stated, minlength=bins)
     full = counts > 0
     return counts[full], observed[full], predicted[full]
+
+
+def _binned(y_true, proba, bins, strategy, pos_label, labels):
+    """Per non-empty bin: count, sum of outcomes, sum of stated probabilities."""
+    return _sums(*_bin_items(y_true, proba, bins, strategy, pos_label, labels))
+
+
+def _ece(counts, hits, stated, debiased) -> float:
+    """Plug-in or debiased ECE from the sums per non-empty bin."""
+    gap = hits / counts - stated / counts
+    weight = counts / counts.sum()
+    if not debiased:
+        return float(np.abs(hits - stated).sum() / counts.sum())
+    freq = hits / counts
+    sd = np.sqrt(freq * (1 - freq) / counts)
+    # E|G| for G ~ N(gap, sd^2): sd sqrt(2/pi) exp(-gap^2 / 2 sd^2) + gap (1 - 2 Phi(-gap / sd)).
+    z = np.divide(gap, sd, out=np.zeros_like(gap), where=sd > 0)
+    phi = 0.5 * (1 + np.array([math.erf(-v / math.sqrt(2)) for v in z.tolist()]))
+    folded = np.where(
+        sd > 0,
+        sd * math.sqrt(2 / math.pi) * np.exp(-0.5 * z**2) + gap * (1 - 2 * phi),
+        np.abs(gap),
+    )
+    return float(weight @ (2 * np.abs(gap) - folded))
 
 
 def reliability_curve(
@@ -311,7 +345,7 @@ def reliability_curve(
 
 
 def expected_calibration_error(
-    y_true, proba, *, bins=10, strategy="uniform", pos_label=None, labels=None
+    y_true, proba, *, bins=10, strategy="uniform", pos_label=None, labels=None, debiased=False
 ) -> float:
     r"""Expected calibration error: the gaps of the reliability diagram, weighted by counts.
 
@@ -327,6 +361,9 @@ def expected_calibration_error(
         As in :func:`reliability_curve`; the result depends on them. 1-d ``proba``
         bins the probability of the positive class; an ``(N, n)`` matrix bins the
         top-label confidence (Guo et al.'s ECE; with 15 uniform bins in their paper).
+    debiased : bool, default False
+        Subtract the estimated upward bias of the plug-in ECE (Kumar, Liang & Ma
+        2019), see the notes.
 
     Returns
     -------
@@ -342,11 +379,27 @@ def expected_calibration_error(
     numbers of items. With one bin it is :math:`|\bar y - \bar p|`, the gap between
     the observed and the mean stated frequency. scikit-learn has no ECE.
 
+    **Debiased.** The plug-in ECE is biased upward: a bin's gap
+    :math:`d_b = \mathrm{observed}_b - \mathrm{predicted}_b` is noisy, and the mean
+    of :math:`|d_b|` exceeds :math:`|E d_b|`. With ``debiased=True`` the bias is
+    estimated as Kumar, Liang & Ma (2019) do, by the gap's normal approximation
+    :math:`G_b \sim N(d_b, s_b^2)`, :math:`s_b^2 = \bar y_b (1 - \bar y_b) / n_b`, and
+    subtracted:
+
+    .. math:: ECE_\text{debiased} = \sum_b \frac{n_b}{N}
+              \left(2 |d_b| - E|G_b|\right), \quad
+              E|G| = s \sqrt{2/\pi}\, e^{-d^2 / 2s^2} + d\,(1 - 2\Phi(-d/s)).
+
+    Kumar et al. draw :math:`G_b` at random; here :math:`E|G_b|` is in closed form,
+    so the result is not random. It may be slightly negative for well-calibrated
+    probabilities; it still depends on the bins.
+
     Examples
     --------
     >>> ece = expected_calibration_error([0, 0, 1, 1, 1], [0.1, 0.2, 0.6, 0.7, 0.9], bins=2)
     >>> round(ece, 12)
     0.22
     """
-    counts, hits, stated = _binned(y_true, proba, bins, strategy, pos_label, labels)
-    return float(np.abs(hits - stated).sum() / counts.sum())
+    if not isinstance(debiased, (bool, np.bool_)):
+        raise ValueError(f"debiased must be True or False; got {debiased!r}")
+    return _ece(*_binned(y_true, proba, bins, strategy, pos_label, labels), debiased)

@@ -29,7 +29,15 @@ import numpy as np
 from . import _resample as rs
 from ._auc_uncertainty import AUCComparison, ap_interval, auc_interval, compare_auc
 from ._binomial import holm
-from ._intervals import acceleration, bounds, count_matrix, resolve_metric, score, scores
+from ._intervals import (
+    acceleration,
+    count_matrix,
+    defined_bounds,
+    resolve_metric,
+    score,
+    scores,
+    undefined_mask,
+)
 from ._mcnemar import (
     McNemarResult,
     mcnemar,
@@ -80,6 +88,7 @@ class Interval:
     high: float
     level: float
     method: str
+    undefined: float = 0.0
 
     def __str__(self) -> str:
         return (
@@ -95,8 +104,10 @@ def interval_of_stack(func, m, stack, level, method) -> Interval:
     """Interval of ``func`` from an already drawn stack of resampled matrices of ``m``."""
     estimate = score(func, m)
     acc = acceleration(func, m) if method == "bca" else 0.0
-    low, high = bounds(scores(func, stack), estimate, level, method, acc)
-    return Interval(estimate, low, high, level, method)
+    values = scores(func, stack)
+    undefined = undefined_mask(func, stack, values)
+    low, high, share = defined_bounds(values, undefined, estimate, level, method, acc)
+    return Interval(estimate, low, high, level, method, share)
 
 
 def resample_matrix(m: np.ndarray, size: int, rng) -> np.ndarray:
@@ -123,6 +134,15 @@ def interval(metric, m, *, level=0.95, size=10_000, method="percentile", rng=Non
       :math:`z_0 = \Phi^{-1}(\text{share of resamples below the estimate})` and
       the acceleration :math:`a` from the jackknife over items, which reduces to
       the ``n**2`` leave-one-out matrices weighted by their counts.
+
+    **Undefined resamples.** A resample may leave a ratio at 0/0 (a class never
+    predicted: its precision). The metric then reports ``zero_division`` (0),
+    a number no classifier earned; those resamples form a cluster at the low end
+    and, above a share of about :math:`\alpha/2`, set the lower end of the
+    interval. By default the interval is therefore computed among the resamples
+    where the metric is defined, and ``Interval.undefined`` says how many
+    were left out: the interval then describes the metric where it exists, and
+    the share says how often it does not.
 
     Parameters
     ----------
@@ -252,9 +272,14 @@ def paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
     out = {}
     for name, func in funcs.items():
         estimate = score(func, m_a) - score(func, m_b)
-        diffs = scores(func, stack_a) - scores(func, stack_b)
-        low, high = bounds(diffs, estimate, level, "percentile")
-        out[name] = Interval(estimate, low, high, level, "percentile")
+        values_a, values_b = scores(func, stack_a), scores(func, stack_b)
+        undefined = undefined_mask(func, stack_a, values_a) | undefined_mask(
+            func, stack_b, values_b
+        )
+        low, high, share = defined_bounds(
+            values_a - values_b, undefined, estimate, level, "percentile"
+        )
+        out[name] = Interval(estimate, low, high, level, "percentile", share)
     return out
 
 
