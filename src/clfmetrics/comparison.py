@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _resample as rs
 from ._binomial import holm
+from ._codes import counted_codes
 from ._intervals import registry
 from ._render import (
     Rendered,
@@ -301,6 +302,6 @@ def _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arg
     level, size = rs.check_level(level), rs.check_size(size)
     if len(names) != 2 or len(set(map(str, names))) != 2:
         raise ValueError(f"names must be two different names; got {names!r}")
-    codes, weights, n, labels = rs.counted_codes(truth, [pred_a, pred_b], counts, labels, arguments)
+    codes, weights, n, labels = counted_codes(truth, [pred_a, pred_b], counts, labels, arguments)
     rows, counts = rs.patterns(codes, n, weights)
     return Comparison(rows, counts, n, labels, tuple(map(str, names)), level, size, rng)

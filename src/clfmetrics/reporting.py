@@ -22,6 +22,7 @@ import inspect
 import numpy as np
 
 from . import _resample as rs
+from ._codes import counted_codes, joint_codes
 from ._intervals import registry
 from ._render import (
     Rendered,
@@ -360,7 +361,7 @@ def report(
         return _counted(y_true, y_pred, None, labels, level, size, rng, ("y_true", "y_pred"))
     # A score belongs to an item, so with scores the items cannot be merged into counts.
     level, size = rs.check_level(level), rs.check_size(size)
-    codes, n, labels = rs.joint_codes(y_true, [y_pred], labels)
+    codes, n, labels = joint_codes(y_true, [y_pred], labels)
     matrix = np.bincount(codes[1] * n + codes[0], minlength=n * n).reshape(n, n)
     if scores is None:
         raise ValueError("pos_label names the class that scores score; no scores= given")
@@ -405,7 +406,7 @@ def report_from_counts(truth, pred, counts, *, labels=None, level=0.95, size=10_
 
 def _counted(truth, pred, counts, labels, level, size, rng, names) -> Report:
     level, size = rs.check_level(level), rs.check_size(size)
-    codes, weights, n, labels = rs.counted_codes(truth, [pred], counts, labels, names)
+    codes, weights, n, labels = counted_codes(truth, [pred], counts, labels, names)
     matrix = np.bincount(codes[1] * n + codes[0], weights=weights, minlength=n * n)
     matrix = matrix.reshape(n, n).astype(np.float64)
     return Report(matrix, labels, level, size, np.random.default_rng(rng))
