@@ -14,6 +14,8 @@ Convention: column ``k`` of an ``(N, n)`` matrix belongs to ``labels[k]``; a
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ._checks import reject_masked
@@ -93,6 +95,20 @@ class ScoreSummary:
             for lab, ivs in self.ranking.items()
             for name, iv in zip(("ROC AUC", "AP"), ivs, strict=True)
             if iv is not None and iv.high == iv.low
+        ]
+        self.warnings += [
+            f"the ROC AUC of class {lab!s} lies below 0.5 with its whole interval "
+            f"({_text(auc)}): the scores rank that class below the others; did you swap the "
+            "positive class or the columns?"
+            for lab, (auc, _) in self.ranking.items()
+            if auc is not None and auc.high < 0.5
+        ]
+        self.warnings += [
+            f"the AP resamples of class {lab!s} all fell on one side of its estimate (a "
+            "resampling bias of AP where the ranking puts that class near the bottom); its "
+            "interval is the percentile interval moved to centre on the estimate"
+            for lab, (_, ap) in self.ranking.items()
+            if ap is not None and ap.method.startswith("percentile, centred")
         ]
         self.proper: dict[str, float] = {}
         self.reliability = None
@@ -253,4 +269,44 @@ def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng) -> tuple:
     y = is_class.astype(np.int64)
     auc = auc_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
     ap = ap_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
-    return auc, ap
+    return auc, _centred(ap)
+
+
+def _centred(iv):
+    """``iv``, or, if it excludes its own estimate, the same width centred on the estimate.
+
+    A percentile interval that excludes the estimate says the resamples are biased
+    (AP of a ranking that puts the class last rises when items are duplicated), not
+    that the estimate is implausible: the shift removes that bias, the width stays.
+    """
+    if iv.low <= iv.estimate <= iv.high:
+        return iv
+    half = (iv.high - iv.low) / 2
+    low, high = max(iv.estimate - half, 0.0), min(iv.estimate + half, 1.0)
+    return replace(iv, low=low, high=high, method="percentile, centred on the estimate")
+
+
+def argmax_warning(pred_codes: np.ndarray, scores: np.ndarray, pos, labels: list) -> list[str]:
+    """A warning when the scores' decision disagrees with the predictions on most items.
+
+    For a probability matrix the decision is the argmax of each row; for binary
+    probabilities, a score of at least 0.5 for ``labels[pos]``. Scores outside
+    [0, 1] imply no decision and are not checked.
+    """
+    if scores.min() < 0 or scores.max() > 1:
+        return []
+    if scores.ndim == 2:
+        differ = np.argmax(scores, axis=1) != pred_codes
+        what = "the class of highest probability (the argmax of each row of scores)"
+        fix = f"are the probability columns in the class order ({' '.join(map(str, labels))})?"
+    else:
+        differ = (scores >= 0.5) != (pred_codes == pos)
+        what = f"a score of at least 0.5 for class {labels[pos]!s}"
+        fix = "do the scores score the positive class (pos_label)?"
+    share = float(differ.mean())
+    if share <= 0.5:
+        return []
+    return [
+        f"{what} differs from the predictions on {share:.0%} of the items: {fix} "
+        "If the predictions come from other scores or thresholds, say so."
+    ]

@@ -14,9 +14,18 @@ Convention: the matrices returned have ``m[..., i, j]`` = items predicted
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ._codes import check_counts, counted_codes, joint_codes  # noqa: F401 (re-exported)
+
+#: The seed of report(), compare(), their from-counts forms and the command line when
+#: none is given: the same call prints the same intervals every time.
+DEFAULT_SEED = 0
+#: Bytes per resampled matrix cell, counting the metrics' temporary arrays (measured: about
+#: three int64/float64 copies of the stack).
+_BYTES_PER_CELL = 24
 
 # Rows of resamples drawn at once, so that a block of draws holds about 2**20 numbers.
 _BLOCK_NUMBERS = 2**20
@@ -36,6 +45,37 @@ def check_level(level) -> float:
     if not 0 < level < 1:
         raise ValueError(f"level must be strictly between 0 and 1 (e.g. 0.95); got {level!r}")
     return float(level)
+
+
+def memory_budget() -> int:
+    """Half the machine's physical memory (8 GiB where it cannot be read)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError, AttributeError):
+        return 8 * 2**30
+
+
+def check_memory(n: int, size: int, stacks: int = 1) -> None:
+    """Refuse, in one sentence, resampled stacks of ``n x n`` matrices that cannot fit in memory.
+
+    ``stacks`` stacks of ``size`` matrices are held at once (the report: 1; the
+    paired comparison: 2, and 2 more for the permutations).
+    """
+    need = size * n * n * _BYTES_PER_CELL * stacks
+    budget = memory_budget()
+    if need <= budget:
+        return
+    most = budget // (n * n * _BYTES_PER_CELL * stacks)
+    fix = (
+        f"lower size (--size on the command line) to at most {most}"
+        if most >= 200
+        else "merge rare classes or evaluate a subset of the classes"
+    )
+    raise ValueError(
+        f"{n} classes x {size} resamples need about {need / 2**30:.1f} GiB for the resampled "
+        f"confusion matrices, more than half of this machine's memory "
+        f"({budget / 2**30:.1f} GiB): {fix}"
+    )
 
 
 def whole_counts(arr: np.ndarray, name: str = "m") -> None:

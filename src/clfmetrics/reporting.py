@@ -24,6 +24,7 @@ import numpy as np
 from . import _resample as rs
 from ._codes import counted_codes, joint_codes
 from ._intervals import registry
+from ._labels import near_duplicates
 from ._render import (
     Rendered,
     Section,
@@ -34,8 +35,10 @@ from ._render import (
     matrix_section,
     num,
     plain_labels,
+    seed_of,
+    seed_text,
 )
-from ._report_scores import ScoreSummary, check_scores
+from ._report_scores import ScoreSummary, argmax_warning, check_scores
 from ._warnings import (
     class_warnings,
     exact_intervals,
@@ -65,11 +68,14 @@ class Report(Rendered):
 
     _heading = "Evaluation report"
 
-    def __init__(self, matrix, labels, level, size, rng, scores=None):
+    def __init__(self, matrix, labels, level, size, rng, scores=None, seed=None):
         self.matrix = matrix.astype(np.int64)
         self.labels = list(labels)
         self.level, self.size = level, size
+        #: The seed of the resamples (None: a Generator or fresh entropy was given).
+        self.seed = seed
         self.n_items = int(matrix.sum())
+        rs.check_memory(len(self.labels), size)
         stack = resample_matrix(matrix, size, rng)
         metrics = registry()
         #: Every metric of METRICS with its percentile interval, by name.
@@ -132,7 +138,8 @@ class Report(Rendered):
 
     def _warnings(self) -> list[str]:
         pc = self.per_class
-        out = class_warnings(self.matrix, self.labels)
+        close = near_duplicates(self.labels)
+        out = ([close] if close else []) + class_warnings(self.matrix, self.labels)
         out += exact_warnings(self.intervals, self.matrix, self.labels, self.exact)
         out += [] if self.scores is None else self.scores.warnings
         out += self._undefined_metrics()
@@ -214,7 +221,8 @@ class Report(Rendered):
             "the F1 of macro precision and macro recall is "
             f"{fixed(iv['f1_of_averages'].estimate)}. "
             f"Class-wise recalls: {recalls}. Intervals: {self.level:.0%} percentile bootstrap "
-            f"over {count(self.size, 'resample')} of the test items. Undefined precisions and "
+            f"over {count(self.size, 'resample')} of the test items ({seed_text(self.seed)}). "
+            "Undefined precisions and "
             "recalls (0/0) count as 0."
             + ("" if self.scores is None else self.scores.sentence())
             + " Computed with clfmetrics (rows = predictions, columns = reference)."
@@ -230,6 +238,7 @@ class Report(Rendered):
             "labels[i], true labels[j])",
             "level": self.level,
             "size": self.size,
+            "seed": self.seed,
             "metrics": {k: interval_dict(v) for k, v in self.intervals.items()},
             "per_class": {
                 str(lab): {key: float(pc[key][k]) for key in pc}
@@ -274,7 +283,7 @@ class Report(Rendered):
             matrix_section(self.matrix, self.labels),
             Section(
                 f"Metrics ({count(self.n_items, 'item')}, {lv} percentile bootstrap, "
-                f"{count(self.size, 'resample')})",
+                f"{count(self.size, 'resample')}, {seed_text(self.seed)})",
                 ["metric", "estimate", "low", "high"],
                 metric_rows,
             ),
@@ -312,7 +321,15 @@ class Report(Rendered):
 
 
 def report(
-    y_true, y_pred, *, scores=None, labels=None, pos_label=None, level=0.95, size=10_000, rng=None
+    y_true,
+    y_pred,
+    *,
+    scores=None,
+    labels=None,
+    pos_label=None,
+    level=0.95,
+    size=10_000,
+    rng=rs.DEFAULT_SEED,
 ) -> Report:
     """Every metric with its interval, and what a reader needs to interpret them.
 
@@ -338,7 +355,10 @@ def report(
         Nominal coverage of the bootstrap intervals.
     size : int, default 10_000
         Number of resampled test sets (one stack shared by all metrics).
-    rng : numpy.random.Generator or int, optional
+    rng : numpy.random.Generator, int or None, default 0
+        The seed of the resamples. The default is a fixed seed (``DEFAULT_SEED``, 0),
+        so the same call gives the same intervals every time; the report prints the
+        seed. ``None`` draws fresh entropy (then the output changes from run to run).
 
     Returns
     -------
@@ -366,11 +386,18 @@ def report(
     if scores is None:
         raise ValueError("pos_label names the class that scores score; no scores= given")
     checked = (codes[0], *check_scores(scores, codes.shape[1], labels, pos_label))
-    rng = np.random.default_rng(rng)
-    return Report(matrix.astype(np.float64), labels, level, size, rng, checked)
+    out = Report(
+        matrix.astype(np.float64), labels, level, size, np.random.default_rng(rng), checked,
+        seed_of(rng),
+    )  # fmt: skip
+    disagree = argmax_warning(codes[1], checked[1], checked[2], labels)
+    out.warnings[:0] = disagree
+    return out
 
 
-def report_from_counts(truth, pred, counts, *, labels=None, level=0.95, size=10_000, rng=None):
+def report_from_counts(
+    truth, pred, counts, *, labels=None, level=0.95, size=10_000, rng=rs.DEFAULT_SEED
+):
     """:func:`report` from how many items share each (true class, prediction).
 
     ``truth[c]``, ``pred[c]`` and ``counts[c]`` describe ``counts[c]`` items, as one
@@ -409,4 +436,4 @@ def _counted(truth, pred, counts, labels, level, size, rng, names) -> Report:
     codes, weights, n, labels = counted_codes(truth, [pred], counts, labels, names)
     matrix = np.bincount(codes[1] * n + codes[0], weights=weights, minlength=n * n)
     matrix = matrix.reshape(n, n).astype(np.float64)
-    return Report(matrix, labels, level, size, np.random.default_rng(rng))
+    return Report(matrix, labels, level, size, np.random.default_rng(rng), seed=seed_of(rng))
