@@ -17,8 +17,6 @@ is ``labels[j]``.
 
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 
 from . import _resample as rs
@@ -44,7 +42,9 @@ from ._warnings import (
     exact_intervals,
     exact_section,
     exact_warnings,
+    imbalance_warning,
     needs_exact,
+    undefined_metrics,
 )
 from .averages import delta_f1, f1_of_averages, macro_f1
 from .classwise import bias, f1, precision, prevalence, recall
@@ -55,8 +55,6 @@ __all__ = ["Report", "report", "report_from_counts"]
 
 #: A gap between the two macro F1s at least this large is explained in the report.
 DELTA_MATERIAL = 0.01
-#: Largest over smallest prevalence from which accuracy and macro recall are flagged.
-IMBALANCE = 3.0
 #: Bias differing from prevalence by more than this share counts as over- or under-predicting.
 BIAS_TOLERANCE = 0.1
 _CALIBRATED = ("accuracy", "macro_precision", "macro_f1", "kappa", "mcc")
@@ -137,22 +135,12 @@ class Report(Rendered):
         }
 
     def _warnings(self) -> list[str]:
-        pc = self.per_class
-        close = near_duplicates(self.labels)
+        pc, close = self.per_class, near_duplicates(self.labels)
         out = ([close] if close else []) + class_warnings(self.matrix, self.labels)
         out += exact_warnings(self.intervals, self.matrix, self.labels, self.exact)
         out += [] if self.scores is None else self.scores.warnings
-        out += self._undefined_metrics()
-        prev = pc["prevalence"][pc["support"] > 0]
-        if prev.size >= 2 and prev.max() / prev.min() >= IMBALANCE:
-            acc, mr = self.intervals["accuracy"].estimate, self.intervals["macro_recall"].estimate
-            out.append(
-                "the classes are far from equally common (largest "
-                f"{fixed(prev.max() / prev.min(), 1)} times the smallest): "
-                f"accuracy ({fixed(acc)}) weighs classes by frequency, "
-                f"macro recall ({fixed(mr)}) equally; report both"
-            )
-        return out
+        out += undefined_metrics(self.matrix, registry())
+        return out + imbalance_warning(pc["prevalence"][pc["support"] > 0], self.intervals)
 
     def __repr__(self) -> str:
         acc = self.intervals["accuracy"]
@@ -160,22 +148,6 @@ class Report(Rendered):
             f"<Report: {count(self.n_items, 'item')}, {len(self.labels)} classes, "
             f"accuracy {interval_text(acc)}; print() it for the whole report>"
         )
-
-    def _undefined_metrics(self) -> list[str]:
-        """Metrics with a 0/0 on this matrix, which the intervals count as 0."""
-        undefined = []
-        for name, func in registry().items():
-            if "zero_division" not in inspect.signature(func).parameters:
-                continue  # accuracy and the micro averages are always defined
-            with np.errstate(invalid="ignore", divide="ignore"):
-                if np.isnan(func(self.matrix, zero_division="nan")):
-                    undefined.append(name)
-        if not undefined:
-            return []
-        return [
-            f"undefined on this matrix (a 0/0 inside the formula): {', '.join(undefined)}; "
-            "the report counts each 0/0 as 0, as scikit-learn's zero_division=0 does"
-        ]
 
     def delta_explanation(self) -> str:
         """Why the two macro F1s differ (or that they agree), in one paragraph."""
