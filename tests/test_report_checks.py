@@ -94,3 +94,41 @@ def test_an_interval_alone_does_not_decide():
     assert "favours a system only where the interval and the Holm-adjusted test both decide" in (
         " ".join(str(c).split())
     )
+
+
+def test_macro_one_vs_rest_auc_equals_scikit_learn():
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 4, 500)
+    proba = rng.dirichlet(np.ones(4), 500)
+    proba[np.arange(500), y] += 0.4
+    proba = np.round(proba / proba.sum(axis=1, keepdims=True), 2)  # ties, as files have them
+    proba /= proba.sum(axis=1, keepdims=True)
+    r = cm.report(y, proba.argmax(axis=1), scores=proba, size=300)
+    iv = r.scores.macro_auc
+    want = roc_auc_score(y, proba, multi_class="ovr", average="macro")
+    assert iv.estimate == pytest.approx(want, abs=1e-12)
+    assert iv.low < iv.estimate < iv.high
+    assert r.to_dict()["scores"]["roc_auc_macro_ovr"]["estimate"] == iv.estimate
+    assert "macro (one-vs-rest)" in str(r) and "Their macro average" in r.reporting_block()
+    # weights of whole items: a resample's AUC equals scikit-learn's on the repeated items
+    from clfmetrics._macro_auc import macro_auc
+
+    w = rng.integers(0, 3, 500).astype(float)
+    w[[np.flatnonzero(y == k)[0] for k in range(4)]] += 1  # every class stays present
+    items = np.repeat(np.arange(500), w.astype(int))
+    got = macro_auc(y, proba, w[None])[0]
+    assert got == pytest.approx(roc_auc_score(y[items], proba[items], multi_class="ovr"))
+
+
+def test_balanced_accuracy_is_macro_recall_by_name():
+    from sklearn.metrics import balanced_accuracy_score
+
+    y, a, _ = _pair(1)
+    m = cm.confusion_matrix(y, a)
+    iv = cm.interval("balanced_accuracy", m, size=200, rng=0)
+    assert iv == cm.interval("macro_recall", m, size=200, rng=0)
+    assert iv.estimate == pytest.approx(balanced_accuracy_score(y, a))
+    with pytest.raises(ValueError, match="balanced_accuracy"):
+        cm.interval("balanced", m)

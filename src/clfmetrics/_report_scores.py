@@ -19,6 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from ._checks import reject_masked
+from ._macro_auc import macro_auc_interval
 from ._render import Section, count, fixed, interval_dict, num
 from .reliability import (
     ROW_SUM_TOLERANCE,
@@ -87,6 +88,10 @@ class ScoreSummary:
         columns = [(pos, scores)] if self.binary else list(enumerate(scores.T))
         #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
         self.ranking = {labels[k]: _ranking(truth == k, s, level, size, rng) for k, s in columns}
+        #: Macro-averaged one-vs-rest ROC AUC with its interval (matrices; None if undefined).
+        self.macro_auc = (
+            None if self.binary else macro_auc_interval(truth, scores, level, size, rng)
+        )
         #: Ranking intervals of zero width, for the report's warnings.
         self.warnings = [
             f"the {name} interval of class {lab!s} has zero width ({fixed(iv.estimate)}): every "
@@ -138,6 +143,8 @@ class ScoreSummary:
         else:
             shown = "; ".join(f"{lab!s} {_text(iv)}" for lab, iv in ranked) or "undefined"
             out = f" One-vs-rest ROC AUC per class: {shown}."
+            if self.macro_auc is not None:
+                out += f" Their macro average: {_text(self.macro_auc)}."
         if self.proper:
             p = self.proper
             out += (
@@ -154,6 +161,7 @@ class ScoreSummary:
             "positive_class": None if self.positive is None else str(self.positive),
             "roc_auc": {str(k): _plain(v[0]) for k, v in self.ranking.items()},
             "average_precision": {str(k): _plain(v[1]) for k, v in self.ranking.items()},
+            "roc_auc_macro_ovr": _plain(self.macro_auc),
             **self.proper,
             "ece_bins": f"{BINS} equal-width bins on [0, 1]"
             + ("" if self.binary else ", top-label confidence"),
@@ -173,6 +181,8 @@ class ScoreSummary:
             f"scores of class {self.positive}" if self.binary else "each column against the rest"
         )
         rows = [[str(lab), *_cells(auc), *_cells(ap)] for lab, (auc, ap) in self.ranking.items()]
+        if not self.binary:
+            rows.append(["macro (one-vs-rest)", *_cells(self.macro_auc), "", "", ""])
         out = [
             Section(
                 f"Ranking ({which}; {lv} percentile bootstrap, {count(self.size, 'resample')}, "
@@ -182,6 +192,15 @@ class ScoreSummary:
                 [
                     "AP's chance level is the class's prevalence, ROC AUC's is 0.5; "
                     "undefined where the class is absent or alone",
+                    *(
+                        []
+                        if self.binary
+                        else [
+                            "The macro row is the mean of the classes' ROC AUCs (scikit-learn's "
+                            "roc_auc_score with multi_class='ovr', average='macro'); its "
+                            "interval resamples the items of every class at once."
+                        ]
+                    ),
                     *self.notes,
                 ],
             )

@@ -185,7 +185,7 @@ class Report(Rendered):
             )
         return (
             f"On {count(self.n_items, 'test item')} ({n} classes), accuracy is "
-            f"{acc} and macro recall {interval_text(iv['macro_recall'])} "
+            f"{acc} and macro recall (balanced accuracy) {interval_text(iv['macro_recall'])} "
             f"(chance: {fixed(1 / n)} for macro recall; "
             f"{fixed(self.baselines['majority class']['accuracy'])} accuracy for always "
             f"predicting the majority class). Macro F1, the mean of class-wise F1 "
