@@ -216,3 +216,30 @@ def test_near_duplicate_labels_warn_in_the_python_api():
     with pytest.warns(LabelWarning, match="' ham' and 'ham'"):
         r = cm.report([" ham", "ham", "spam"] * 10, ["ham", "ham", "spam"] * 10, size=50)
     assert any("' ham' and 'ham'" in w for w in r.warnings)
+
+
+def test_auc_method_option_and_the_auto_rule(tmp_path, capsys, monkeypatch):
+    from clfmetrics import _report_scores
+
+    y = (GOLD == "spam").astype(int)
+    score = np.round(np.clip(0.5 + (y - 0.5) * 0.4 + RNG.normal(0, 0.2, 300), 0, 1), 3)
+    text = "gold,model,p\n" + "".join(
+        f"{g},{m},{p}\n" for g, m, p in zip(GOLD, MODEL, score, strict=True)
+    )
+    path = _write(tmp_path, text)
+    data = _ok(capsys, path, "--scores", "p", "--auc-method", "delong")
+    assert data["scores"]["roc_auc_method"] == "delong"
+    assert data["scores"]["roc_auc"]["spam"]["method"] == "delong"
+    assert _ok(capsys, path, "--scores", "p")["scores"]["roc_auc_method"] == "percentile"
+    monkeypatch.setattr(_report_scores, "AUC_DELONG_FROM", 300)  # auto: DeLong from N items
+    assert _ok(capsys, path, "--scores", "p")["scores"]["roc_auc_method"] == "delong"
+    assert "argument --auc-method: invalid choice" in _fails(capsys, path, "--auc-method", "x")
+
+
+def test_a_large_file_without_duckdb_suggests_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(cli, "SMALL_CSV", 100)  # "large": from 100 bytes on, for the test
+    path = _write(tmp_path, _table())
+    _ok(capsys, path, engine=False, monkeypatch=monkeypatch)  # the note goes to stderr
+    monkeypatch.setattr(cli, "duckdb_installed", lambda: False)
+    assert run(["report", str(path), "--truth", "gold", "--pred", "model", "--size", "50"]) == 0
+    assert "DuckDB is not installed" in capsys.readouterr().err

@@ -34,6 +34,12 @@ BINS = 10
 #: At most this many resamples for each ranking interval: a resample costs one pass over
 #: the (distinct score, class) cells, up to N of them, where a matrix metric's costs n**2.
 RANKING_SIZE = 2_000
+#: How the report's ROC AUC intervals are computed ("auto": see AUC_DELONG_FROM).
+AUC_METHODS = ("auto", "percentile", "bca", "delong")
+#: From this many items, "auto" uses DeLong's interval: the bootstrap's cost grows with the
+#: number of distinct scores (a minute at 10**6), DeLong's is one sort, and at this size
+#: the normal approximation behind it is accurate unless the AUC is within a few 1/N of 0 or 1.
+AUC_DELONG_FROM = 50_000
 
 
 def check_scores(scores, n_items: int, labels: list, pos_label):
@@ -78,16 +84,24 @@ def check_scores(scores, n_items: int, labels: list, pos_label):
 class ScoreSummary:
     """Everything the report says about the scores, from the checked scores and true codes."""
 
-    def __init__(self, truth, scores, pos, labels, level, size, rng):
+    def __init__(self, truth, scores, pos, labels, level, size, rng, auc_method="auto"):
         self.labels, self.level = labels, level
         self.size = size = min(size, RANKING_SIZE)
+        if auc_method not in AUC_METHODS:
+            raise ValueError(f"auc_method must be one of {AUC_METHODS}; got {auc_method!r}")
+        if auc_method == "auto":
+            auc_method = "delong" if len(truth) >= AUC_DELONG_FROM else "percentile"
+        #: The method of the ROC AUC intervals (AP's are always percentile).
+        self.auc_method = auc_method
         self.binary = scores.ndim == 1
         self.positive = labels[pos] if self.binary else None
         self.notes: list[str] = _not_probabilities(scores)
         self.probabilities = not self.notes
         columns = [(pos, scores)] if self.binary else list(enumerate(scores.T))
         #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
-        self.ranking = {labels[k]: _ranking(truth == k, s, level, size, rng) for k, s in columns}
+        self.ranking = {
+            labels[k]: _ranking(truth == k, s, level, size, rng, auc_method) for k, s in columns
+        }
         #: Macro-averaged one-vs-rest ROC AUC with its interval (matrices; None if undefined).
         self.macro_auc = (
             None if self.binary else macro_auc_interval(truth, scores, level, size, rng)
@@ -158,6 +172,7 @@ class ScoreSummary:
         out = {
             "kind": "binary scores" if self.binary else "probability matrix",
             "ranking_resamples": self.size,
+            "roc_auc_method": self.auc_method,
             "positive_class": None if self.positive is None else str(self.positive),
             "roc_auc": {str(k): _plain(v[0]) for k, v in self.ranking.items()},
             "average_precision": {str(k): _plain(v[1]) for k, v in self.ranking.items()},
@@ -185,8 +200,8 @@ class ScoreSummary:
             rows.append(["macro (one-vs-rest)", *_cells(self.macro_auc), "", "", ""])
         out = [
             Section(
-                f"Ranking ({which}; {lv} percentile bootstrap, {count(self.size, 'resample')}, "
-                "the classes resampled apart)",
+                f"Ranking ({which}; {lv} intervals: ROC AUC {self.auc_method}, AP percentile "
+                f"bootstrap, {count(self.size, 'resample')}, the classes resampled apart)",
                 ["class", "ROC AUC", "low", "high", "AP", "low", "high"],
                 rows,
                 [
@@ -279,14 +294,14 @@ def _plain(iv):
     return None if iv is None else {**interval_dict(iv), "method": iv.method}
 
 
-def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng) -> tuple:
+def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="percentile") -> tuple:
     """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
     from .uncertainty import ap_interval, auc_interval
 
     if is_class.all() or not is_class.any():
         return None, None
     y = is_class.astype(np.int64)
-    auc = auc_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
+    auc = auc_interval(y, s, level=level, size=size, method=method, pos_label=1, rng=rng)
     ap = ap_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
     return auc, _centred(ap)
 

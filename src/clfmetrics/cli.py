@@ -38,6 +38,9 @@ The options besides ``--truth``, ``--pred``, ``--json``:
 ``--encoding NAME``
     The file's text encoding (default UTF-8); a byte that does not decode is
     reported with its line. A ``.gz`` file is decompressed (no DuckDB needed).
+``--auc-method auto|percentile|bca|delong``
+    The ROC AUC intervals of ``--scores``/``--proba``; ``auto`` (default) is the
+    percentile bootstrap below 50,000 items and DeLong's interval from there.
 ``--level``, ``--size``, ``--seed``
     Interval level, number of resamples, random seed (default ``DEFAULT_SEED``,
     0, printed in the output: the same command prints the same bytes).
@@ -86,6 +89,7 @@ from ._csvfile import (
 from ._csvinput import NA_CHOICES, read_columns
 from ._labels import LabelWarning
 from ._render import count
+from ._report_scores import AUC_METHODS
 from ._resample import DEFAULT_SEED
 from .comparison import compare, compare_from_counts
 from .reporting import report, report_from_counts
@@ -147,6 +151,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     rep.add_argument(
         "--pos-label", metavar="LABEL", help="the class --scores scores (default: the second)"
+    )
+    rep.add_argument(
+        "--auc-method",
+        choices=AUC_METHODS,
+        default="auto",
+        help="ROC AUC intervals: auto (default: percentile bootstrap below 50,000 items, "
+        "DeLong from there), percentile, bca or delong",
     )
     rep.add_argument(
         "--counts", metavar="COL", help="aggregated file: the column of each row's item count"
@@ -235,9 +246,9 @@ def _evaluate(args):
             )
     elif len(args.pred) == 1:
         scores, pos_label = _scores(args, cols)
-        out = report(
-            truth, cols.labels[args.pred[0]], scores=scores, pos_label=pos_label, **options
-        )
+        pred = cols.labels[args.pred[0]]
+        kw = {"scores": scores, "pos_label": pos_label, "auc_method": args.auc_method}
+        out = report(truth, pred, **kw, **options)
     else:
         a, b = args.pred
         out = compare(truth, cols.labels[a], cols.labels[b], names=(a, b), **options)
@@ -252,6 +263,14 @@ def _counted(args, score_columns):
         raise InputError("--scores and --proba need one row per item, in a CSV file")
     if parquet and not engine:
         raise InputError("reading a Parquet file needs DuckDB: pip install duckdb")
+    big = os.path.isfile(args.file) and os.path.getsize(args.file) >= SMALL_CSV
+    if not engine and big and not score_columns:
+        print(
+            f"clfmetrics: note: DuckDB is not installed, so {args.file} "
+            f"({os.path.getsize(args.file) / 2**20:.0f} MiB) is read row by row in memory; "
+            "pip install duckdb to count it out of core, faster",
+            file=sys.stderr,
+        )
     if score_columns or not engine or args.encoding_used != "utf-8-sig":
         return None  # the row reader (DuckDB is asked only for UTF-8 text)
     small = not parquet and os.path.isfile(args.file) and os.path.getsize(args.file) < SMALL_CSV

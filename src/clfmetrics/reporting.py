@@ -112,7 +112,9 @@ class Report(Rendered):
         )
         #: What the report says about the scores, or None without scores=.
         self.scores = (
-            None if scores is None else ScoreSummary(*scores, self.labels, level, size, rng)
+            None
+            if scores is None
+            else ScoreSummary(*scores[:3], self.labels, level, size, rng, *scores[3:])
         )
         #: Clopper-Pearson intervals of accuracy and of each class's recall.
         self.exact = exact_intervals(self.matrix, self.labels, level)
@@ -302,6 +304,7 @@ def report(
     level=0.95,
     size=10_000,
     rng=rs.DEFAULT_SEED,
+    auc_method="auto",
 ) -> Report:
     """Every metric with its interval, and what a reader needs to interpret them.
 
@@ -323,6 +326,11 @@ def report(
         The classes, in the order of the matrix (default: sorted union of the labels).
     pos_label : label, optional
         For 1-d scores: the class they score (default: the second class of ``labels``).
+    auc_method : {"auto", "percentile", "bca", "delong"}, default "auto"
+        The ROC AUC intervals' method (see :func:`clfmetrics.uncertainty.auc_interval`).
+        "auto": the percentile bootstrap below 50,000 items, DeLong's interval from
+        there (``AUC_DELONG_FROM``), whose cost is one sort where the bootstrap's grows
+        with the number of distinct scores.
     level : float, default 0.95
         Nominal coverage of the bootstrap intervals.
     size : int, default 10_000
@@ -357,7 +365,7 @@ def report(
     matrix = np.bincount(codes[1] * n + codes[0], minlength=n * n).reshape(n, n)
     if scores is None:
         raise ValueError("pos_label names the class that scores score; no scores= given")
-    checked = (codes[0], *check_scores(scores, codes.shape[1], labels, pos_label))
+    checked = (codes[0], *check_scores(scores, codes.shape[1], labels, pos_label), auc_method)
     out = Report(
         matrix.astype(np.float64), labels, level, size, np.random.default_rng(rng), checked,
         seed_of(rng),
