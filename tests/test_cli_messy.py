@@ -243,3 +243,19 @@ def test_a_large_file_without_duckdb_suggests_it(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(cli, "duckdb_installed", lambda: False)
     assert run(["report", str(path), "--truth", "gold", "--pred", "model", "--size", "50"]) == 0
     assert "DuckDB is not installed" in capsys.readouterr().err
+
+
+def test_near_duplicates_are_in_the_text_of_the_report_and_of_the_comparison(tmp_path, capsys):
+    model = np.where((MODEL == "spam") & (np.arange(300) % 10 == 0), "Spam", MODEL)
+    text = "gold,model,other\n" + "".join(
+        f"{g},{m},{g}\n" for g, m in zip(GOLD, model, strict=True)
+    )
+    path = _write(tmp_path, text)
+    for extra in ([], ["--pred", "other"]):
+        argv = ["report", str(path), "--truth", "gold", "--pred", "model", *extra, "--size", "100"]
+        assert run(argv) == 0
+        out = " ".join(capsys.readouterr().out.split())
+        assert (
+            "differ only in case, whitespace or leading zeros are separate classes: 'Spam' and"
+            in out
+        )
