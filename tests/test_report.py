@@ -172,7 +172,7 @@ def test_counts_of_one_are_singular():
     r = cm.report([0], [0], labels=[0, 1], size=1, rng=0)
     text = str(r)
     assert "On 1 test item (2 classes)" in text and "1 items" not in text
-    assert "(1 item, 95% percentile bootstrap, 1 resample)" in text
+    assert "(1 item, 95% percentile bootstrap, 1 resample, seed 0)" in text
     assert repr(r).startswith("<Report: 1 item, 2 classes")
     assert "class 0 has only 1 item:" in " ".join(r.warnings)
     c = cm.compare([0, 1], [0, 0], [1, 1], size=1, rng=0)
@@ -205,15 +205,18 @@ def _borderline(seed=2, n=60):
 def test_compare_notes_where_test_and_interval_disagree():
     c = _borderline()
     found = {(d["metric"], d["test"]) for d in c.disagreements()}
-    assert ("macro_f1", "permutation") in found
+    holm = "Holm-adjusted permutation"
+    assert ("macro_f1", holm) in found
     for name, iv in c.differences.items():
         excludes = iv.low > 0 or iv.high < 0
-        disagree = excludes != (c.pvalues[name] < 0.05) and name != "delta_f1"
-        assert ((name, "permutation") in found) == disagree
+        disagree = name != "delta_f1" and excludes != (c.pvalues_holm[name] < 0.05)
+        assert ((name, holm) in found) == disagree
     mcnemar_disagrees = (c.differences["accuracy"].low > 0) != (c.mcnemar.pvalue < 0.05)
     assert (("accuracy", "McNemar") in found) == mcnemar_disagrees
     assert "Test and interval disagree at the 95% level for: " in str(c)
-    assert "macro_f1 (interval excludes 0, permutation p = " in " ".join(str(c).split())
+    assert "macro_f1 (interval excludes 0, Holm-adjusted permutation p = " in " ".join(
+        str(c).split()
+    )
     assert c.to_dict()["test_interval_disagreements"] == c.disagreements()
     # where they agree, nothing is said
     y, a, _ = _two_systems()

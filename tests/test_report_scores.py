@@ -175,7 +175,10 @@ def test_ranking_intervals_use_at_most_2000_resamples_and_say_so():
     y, p, pred = _binary(5, 200)
     r = cm.report(y, pred, scores=p, size=5000, rng=0)
     assert r.scores.size == 2000 and r.to_dict()["scores"]["ranking_resamples"] == 2000
-    assert "95% percentile bootstrap, 2000 resamples, the classes resampled apart" in str(r)
+    assert (
+        "95% intervals: ROC AUC percentile, AP percentile bootstrap, 2000 resamples, the classes "
+        "resampled apart" in str(r)
+    )
     direct = cm.auc_interval(y, p, size=2000, rng=1)
     auc = r.scores.ranking[1][0]
     assert auc.estimate == direct.estimate

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._csvinput import NA_TOKENS, InputError, _label_columns, _missing
+from ._csvfile import InputError
+from ._csvinput import NA_TOKENS, _label_columns, _missing
 from ._render import count
 
 PARQUET = (".parquet", ".pq")
@@ -36,6 +37,7 @@ class Counted:
     counts: np.ndarray
     classes: list
     dropped: int
+    warnings: list[str]
 
 
 def duckdb_installed() -> bool:
@@ -50,7 +52,7 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _relation(con, path: str):
+def _relation(con, path: str, delimiter: str = ","):
     import duckdb
 
     if not os.path.exists(path):
@@ -62,7 +64,7 @@ def _relation(con, path: str):
             return con.read_parquet(path)
         # As Python's csv module reads it: commas, double quotes, short rows padded.
         return con.read_csv(
-            path, header=True, all_varchar=True, sep=",", quotechar='"', escapechar='"',
+            path, header=True, all_varchar=True, sep=delimiter, quotechar='"', escapechar='"',
             null_padding=True,
         )  # fmt: skip
     except duckdb.Error as err:
@@ -70,7 +72,16 @@ def _relation(con, path: str):
         raise InputError(f"cannot read {path}: {first}") from None
 
 
-def counted_columns(path: str, label_names: list[str], *, na="error", given=None, counts=None):
+def counted_columns(
+    path: str,
+    label_names: list[str],
+    *,
+    na="error",
+    given=None,
+    counts=None,
+    delimiter=None,
+    width=None,
+):
     """The label columns of ``path`` aggregated by DuckDB: a :class:`Counted`.
 
     Raises :class:`InputError` for a missing file or column, a missing value
@@ -82,7 +93,16 @@ def counted_columns(path: str, label_names: list[str], *, na="error", given=None
     from .engines import duckdb_counts
 
     con = duckdb.connect()
-    rel = _relation(con, path)
+    rel = _relation(con, path, delimiter or ",")
+    if width is not None and len(rel.columns) > width:  # DuckDB pads: a long row adds columns
+        extra = " OR ".join(f"{_quote(c)} IS NOT NULL" for c in rel.columns[width:])
+        ((long,),) = rel.filter(extra).aggregate("count(*)").fetchall()
+        if long:
+            raise InputError(
+                f"{path}: {count(int(long), 'row')} {'has' if long == 1 else 'have'} more "
+                f"fields than the header's {width}; quote values that contain the delimiter "
+                f"{delimiter!r} (or pass --delimiter), and give every row one field per column"
+            )
     header = {c.strip(): c for c in rel.columns}
     for name in [*label_names, *([counts] if counts else [])]:
         if name not in header:
@@ -130,10 +150,12 @@ def counted_columns(path: str, label_names: list[str], *, na="error", given=None
     keep = ~drop
     columns = {name: v[keep] for name, v in zip(label_names, values, strict=True)}
     try:
-        labels, classes = _label_columns(path, columns, np.full(int(keep.sum()), -1), given)
+        labels, classes, notes = _label_columns(
+            path, columns, np.full(int(keep.sum()), -1), given, n[keep]
+        )
     except InputError as err:  # the aggregate has no line numbers
         raise InputError(re.sub(r", line -1", "", str(err))) from None
-    return Counted(labels, n[keep], classes, int(n[drop].sum()))
+    return Counted(labels, n[keep], classes, int(n[drop].sum()), notes)
 
 
 __all__ = ["NA_TOKENS", "Counted", "counted_columns", "duckdb_installed", "is_parquet"]

@@ -4,18 +4,33 @@ Every problem is reported with the file's own line numbers (blank lines and
 quoted line breaks counted, as an editor counts them). Missing values are
 never a class by accident: the tokens pandas' ``read_csv`` reads as missing
 (``NA_TOKENS``, compared without case) are refused, dropped or, for label
-columns only, kept as labels, as ``na`` says. Label columns whose every value
-is a number become integer labels, so that ``1``, ``2``, ``10`` sort as numbers
-and ``1`` in one column matches ``1.0`` in another.
+columns only, kept as labels, as ``na`` says.
+
+Labels are compared as text. Numbers are matched as numbers only when every
+label of the label columns is an integer written without leading zeros: then
+``1``, ``2``, ``10`` sort as numbers and ``1`` in one column matches ``1.0`` in
+another. A label such as ``007`` or ``01`` makes the columns text (codes,
+not quantities), so ``007`` and ``7`` stay two classes, and the report warns
+that they differ only in leading zeros (as it warns about ``Spam``/``spam``).
+A column of numbers with a few values that are not numbers is read as text
+too, and a warning names those values and their lines.
 """
 
 from __future__ import annotations
 
-import csv
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._csvfile import (
+    InputError,
+    check_encoding,
+    check_shape,
+    choose_delimiter,
+    lines_text,
+    read_rows,
+)
 from ._render import count
 
 #: Read as missing, case-insensitively: pandas' default ``na_values`` (and "none").
@@ -39,10 +54,10 @@ NA_TOKENS = (
 NA_CHOICES = ("error", "drop", "keep")
 #: Integers above this are not all exact in a float64: such labels stay strings.
 _EXACT = 2.0**53
-
-
-class InputError(Exception):
-    """A problem with the user's file or arguments, reported in one line."""
+#: A number written with a leading zero (007, -01): an identifier, compared as text.
+_LEADING_ZERO = re.compile(r"^[+-]?0[0-9]")
+#: A column is "numbers with a few exceptions" when at most this share of its rows is not.
+_FEW = 0.1
 
 
 @dataclass
@@ -54,35 +69,8 @@ class Columns:
     numbers: dict[str, np.ndarray]
     lines: np.ndarray
     dropped: np.ndarray
-
-
-def lines_text(lines, most: int = 5) -> str:
-    """'line 4' or 'lines 3, 7, 9 and 12 more'."""
-    lines = [int(x) for x in lines]
-    shown = ", ".join(map(str, lines[:most]))
-    more = f" and {len(lines) - most} more" if len(lines) > most else ""
-    return f"line{'s' if len(lines) > 1 else ''} {shown}{more}"
-
-
-def _rows(path: str) -> tuple[list[list[str]], list[int]]:
-    """Non-blank rows of the file and the line on which each one starts."""
-    rows, lines = [], []
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as handle:
-            reader = csv.reader(handle)
-            start = 1
-            for row in reader:
-                if any(cell.strip() for cell in row):
-                    rows.append(row)
-                    lines.append(start)
-                start = reader.line_num + 1
-    except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise InputError(f"{path} is a directory, not a CSV file") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as err:
-        raise InputError(f"cannot read {path}: {err}") from None
-    return rows, lines
+    #: Warnings about the file's labels, for the report.
+    warnings: list[str] = field(default_factory=list)
 
 
 def _missing(column: np.ndarray) -> np.ndarray:
@@ -100,21 +88,28 @@ def read_columns(
     *,
     na: str = "error",
     given=None,
+    delimiter: str | None = None,
+    encoding: str | None = None,
 ) -> Columns:
     """The label columns and number columns of ``path``, checked, with the line of each row.
 
-    ``given`` is the ``--labels`` list (strings) or None. Raises :class:`InputError`.
+    ``given`` is the ``--labels`` list (strings) or None; ``delimiter`` (default:
+    chosen by ``_csvfile.choose_delimiter``) and ``encoding`` (default UTF-8) as
+    the options say. Raises :class:`InputError`.
     """
-    rows, lines = _rows(path)
+    names = list(dict.fromkeys([*label_names, *number_names]))
+    encoding = check_encoding(encoding)
+    delimiter = delimiter or choose_delimiter(path, names, encoding)
+    rows, all_lines = read_rows(path, delimiter, encoding)
     if not rows:
         raise InputError(f"{path} is empty: expected a header row and one row per item")
-    header, body, lines = [h.strip() for h in rows[0]], rows[1:], np.array(lines[1:])
-    names = list(dict.fromkeys([*label_names, *number_names]))
+    header, body, lines = [h.strip() for h in rows[0]], rows[1:], np.array(all_lines[1:])
     missing_columns = [n for n in names if n not in header]
     if missing_columns:
         raise InputError(f"{path} has no column {missing_columns[0]!r}; its columns are {header}")
     if not body:
         raise InputError(f"{path} has a header but no rows: there is nothing to evaluate")
+    check_shape(path, header, body, all_lines, names, delimiter)
     raw = {}
     for name in names:
         k = header.index(name)
@@ -138,13 +133,13 @@ def read_columns(
     if drop.all():
         raise InputError(f"{path}: every row has a missing value; nothing is left to evaluate")
     keep_rows = ~drop
-    labels, classes = _label_columns(
+    labels, classes, notes = _label_columns(
         path, {n: raw[n][keep_rows] for n in label_names}, lines[keep_rows], given
     )
     numbers = {
         n: _number_column(path, n, raw[n][keep_rows], lines[keep_rows]) for n in number_names
     }
-    return Columns(labels, classes, numbers, lines[keep_rows], lines[drop])
+    return Columns(labels, classes, numbers, lines[keep_rows], lines[drop], notes)
 
 
 def _as_numbers(values: np.ndarray) -> np.ndarray | None:
@@ -179,6 +174,9 @@ def _integer_labels(path, columns: dict, lines, given) -> tuple[dict, list] | No
     wanted = None if given is None else _as_numbers(np.array(given, dtype=str))
     if any(v is None for v in values.values()) or (given is not None and wanted is None):
         return None
+    texts = [*(np.unique(c).tolist() for c in columns.values()), list(given or [])]
+    if any(_LEADING_ZERO.match(t) for ts in texts for t in ts):
+        return None  # identifiers such as 007: compared as text (see the module's docstring)
     for name, x in values.items():
         bad = ~np.isfinite(x) | (x != np.trunc(x))
         if bad.any():
@@ -208,8 +206,35 @@ def _order(label):
     return (0, float(label), "")
 
 
-def _label_columns(path, columns: dict, lines: np.ndarray, given) -> tuple[dict, list]:
+def _nearly_numeric(path, columns: dict, lines: np.ndarray, weights=None) -> list[str]:
+    """Warnings for label columns of numbers with a few values that are not numbers.
+
+    ``weights``: rows per entry (aggregated input, whose ``lines`` are -1).
+    """
+    out = []
+    w = np.ones(len(lines)) if weights is None else np.asarray(weights, dtype=np.float64)
+    for name, col in columns.items():
+        uniq, inverse = np.unique(col, return_inverse=True)
+        numeric = np.array([_as_numbers(np.array([u])) is not None for u in uniq.tolist()])
+        odd = ~numeric[inverse.ravel()]
+        if numeric.all() or not numeric.any() or w[odd].sum() > _FEW * w.sum():
+            continue
+        where = "" if (lines < 0).all() else f" ({lines_text(lines[odd])})"
+        shown = ", ".join(repr(u) for u in uniq[~numeric].tolist()[:5])
+        out.append(
+            f"column {name!r} holds numbers except {count(int(w[odd].sum()), 'value')} "
+            f"({shown}){where}: the labels are read as text, so each such value is a class "
+            "of its own; fix or remove those rows if they are not classes"
+        )
+    return out
+
+
+def _label_columns(
+    path, columns: dict, lines: np.ndarray, given, weights=None
+) -> tuple[dict, list, list]:
+    """The label columns (integers or text, see above), the classes, and warnings."""
     numeric = _integer_labels(path, columns, lines, given)
+    notes = [] if numeric is not None else _nearly_numeric(path, columns, lines, weights)
     if numeric is not None:
         columns, classes = numeric
     else:
@@ -222,7 +247,7 @@ def _label_columns(path, columns: dict, lines: np.ndarray, given) -> tuple[dict,
                 f"{path}: only one class ({classes[0]!r}) in column(s) {names}; "
                 f"pass --labels with every class of the task (e.g. --labels {classes[0]} OTHER)"
             )
-        return columns, classes
+        return columns, classes, notes
     if len(set(classes)) != len(classes):
         raise InputError(f"--labels repeats a class: {given}")
     if len(classes) < 2:
@@ -236,4 +261,4 @@ def _label_columns(path, columns: dict, lines: np.ndarray, given) -> tuple[dict,
                 f"{path}, line {lines[k]}: column {name!r} holds {col[k].item()!r}, which is not "
                 f"in --labels {' '.join(map(str, classes))}"
             )
-    return columns, classes
+    return columns, classes, notes

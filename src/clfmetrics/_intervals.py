@@ -25,12 +25,22 @@ def registry() -> dict:
     return METRICS
 
 
+#: Other names of metrics: scikit-learn's balanced_accuracy_score is macro recall.
+ALIASES = {"balanced_accuracy": "macro_recall"}
+
+
 def resolve_metric(metric):
-    """The metric as ``(name, function)``; a name is looked up in ``clfmetrics.METRICS``."""
+    """The metric as ``(name, function)``; a name is looked up in ``clfmetrics.METRICS``.
+
+    ``"balanced_accuracy"`` is accepted as another name of ``"macro_recall"`` (the
+    mean of class-wise recall, scikit-learn's ``balanced_accuracy_score``).
+    """
     METRICS = registry()
+    metric = ALIASES.get(metric, metric) if isinstance(metric, str) else metric
     if isinstance(metric, str):
         if metric not in METRICS:
-            raise ValueError(f"unknown metric {metric!r}; choose one of {sorted(METRICS)}")
+            names = sorted([*METRICS, *ALIASES])
+            raise ValueError(f"unknown metric {metric!r}; choose one of {names}")
         return metric, METRICS[metric]
     if not callable(metric):
         raise ValueError(

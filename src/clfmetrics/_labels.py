@@ -13,6 +13,7 @@ class while the equal float ``0.5`` is refused as a score.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -101,4 +102,39 @@ def refuse_mixed(named: list[tuple[str, np.ndarray]]) -> None:
         f"mixed label types: {described}. Labels of different types never match (0 is not "
         "'0'), and scikit-learn refuses them: convert them to one type (e.g. "
         f"[str(v) for v in {found[0][0]}]) or pass labels= with the classes to count"
+    )
+
+
+class LabelWarning(UserWarning):
+    """Labels that look like one class spelled in several ways (see :func:`near_duplicates`)."""
+
+
+_SPACE = re.compile(r"\s+")
+_LEADING_ZEROS = re.compile(r"(?<![0-9.])0+(?=[0-9])")
+
+
+def _folded(label: str) -> str:
+    """The label without case, surrounding or repeated whitespace, or leading zeros of numbers."""
+    return _LEADING_ZEROS.sub("", _SPACE.sub(" ", label.strip()).casefold())
+
+
+def near_duplicates(labels, most: int = 5) -> str:
+    """A warning naming the string labels that differ only in case, whitespace or leading zeros.
+
+    ``"Spam"`` and ``"spam"``, ``"no spam"`` and ``" no  spam"``, ``"007"`` and ``"7"``
+    are each one group. Returns "" when there is no such group (non-string labels
+    are never grouped).
+    """
+    groups: dict[str, list[str]] = {}
+    for label in labels:
+        if isinstance(label, str):
+            groups.setdefault(_folded(label), []).append(label)
+    close = [g for g in groups.values() if len(g) > 1]
+    if not close:
+        return ""
+    shown = "; ".join(" and ".join(repr(v) for v in g) for g in close[:most])
+    more = f" (and {len(close) - most} more groups)" if len(close) > most else ""
+    return (
+        f"labels that differ only in case, whitespace or leading zeros are separate classes: "
+        f"{shown}{more}; if each group is one class, fix the spelling in the data first"
     )

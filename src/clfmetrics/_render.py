@@ -12,6 +12,8 @@ import json
 import textwrap
 from dataclasses import dataclass, field
 
+import numpy as np
+
 #: Line width of the text rendering's notes.
 WIDTH = 88
 
@@ -41,6 +43,20 @@ def fixed(x, digits: int = 3, *, sign: bool = False) -> str:
     if s.startswith("-") and not any(c in "123456789" for c in s):
         s = ("+" if sign else "") + s[1:]
     return s
+
+
+def seed_of(rng):
+    """The seed behind ``rng``: an int, "generator" for a given Generator, None for none."""
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        return int(rng)
+    return "generator" if isinstance(rng, np.random.Generator) else None
+
+
+def seed_text(seed) -> str:
+    """'seed 0', or what stands in for a seed that the output cannot name."""
+    if seed is None:
+        return "no seed: the intervals change from run to run"
+    return "the caller's random generator" if seed == "generator" else f"seed {seed}"
 
 
 def num(x, digits: int = 3) -> str:

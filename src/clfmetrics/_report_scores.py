@@ -14,9 +14,12 @@ Convention: column ``k`` of an ``(N, n)`` matrix belongs to ``labels[k]``; a
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ._checks import reject_masked
+from ._macro_auc import macro_auc_interval
 from ._render import Section, count, fixed, interval_dict, num
 from .reliability import (
     ROW_SUM_TOLERANCE,
@@ -31,6 +34,12 @@ BINS = 10
 #: At most this many resamples for each ranking interval: a resample costs one pass over
 #: the (distinct score, class) cells, up to N of them, where a matrix metric's costs n**2.
 RANKING_SIZE = 2_000
+#: How the report's ROC AUC intervals are computed ("auto": see AUC_DELONG_FROM).
+AUC_METHODS = ("auto", "percentile", "bca", "delong")
+#: From this many items, "auto" uses DeLong's interval: the bootstrap's cost grows with the
+#: number of distinct scores (a minute at 10**6), DeLong's is one sort, and at this size
+#: the normal approximation behind it is accurate unless the AUC is within a few 1/N of 0 or 1.
+AUC_DELONG_FROM = 50_000
 
 
 def check_scores(scores, n_items: int, labels: list, pos_label):
@@ -75,16 +84,28 @@ def check_scores(scores, n_items: int, labels: list, pos_label):
 class ScoreSummary:
     """Everything the report says about the scores, from the checked scores and true codes."""
 
-    def __init__(self, truth, scores, pos, labels, level, size, rng):
+    def __init__(self, truth, scores, pos, labels, level, size, rng, auc_method="auto"):
         self.labels, self.level = labels, level
         self.size = size = min(size, RANKING_SIZE)
+        if auc_method not in AUC_METHODS:
+            raise ValueError(f"auc_method must be one of {AUC_METHODS}; got {auc_method!r}")
+        if auc_method == "auto":
+            auc_method = "delong" if len(truth) >= AUC_DELONG_FROM else "percentile"
+        #: The method of the ROC AUC intervals (AP's are always percentile).
+        self.auc_method = auc_method
         self.binary = scores.ndim == 1
         self.positive = labels[pos] if self.binary else None
         self.notes: list[str] = _not_probabilities(scores)
         self.probabilities = not self.notes
         columns = [(pos, scores)] if self.binary else list(enumerate(scores.T))
         #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
-        self.ranking = {labels[k]: _ranking(truth == k, s, level, size, rng) for k, s in columns}
+        self.ranking = {
+            labels[k]: _ranking(truth == k, s, level, size, rng, auc_method) for k, s in columns
+        }
+        #: Macro-averaged one-vs-rest ROC AUC with its interval (matrices; None if undefined).
+        self.macro_auc = (
+            None if self.binary else macro_auc_interval(truth, scores, level, size, rng)
+        )
         #: Ranking intervals of zero width, for the report's warnings.
         self.warnings = [
             f"the {name} interval of class {lab!s} has zero width ({fixed(iv.estimate)}): every "
@@ -93,6 +114,20 @@ class ScoreSummary:
             for lab, ivs in self.ranking.items()
             for name, iv in zip(("ROC AUC", "AP"), ivs, strict=True)
             if iv is not None and iv.high == iv.low
+        ]
+        self.warnings += [
+            f"the ROC AUC of class {lab!s} lies below 0.5 with its whole interval "
+            f"({_text(auc)}): the scores rank that class below the others; did you swap the "
+            "positive class or the columns?"
+            for lab, (auc, _) in self.ranking.items()
+            if auc is not None and auc.high < 0.5
+        ]
+        self.warnings += [
+            f"the AP resamples of class {lab!s} all fell on one side of its estimate (a "
+            "resampling bias of AP where the ranking puts that class near the bottom); its "
+            "interval is the percentile interval moved to centre on the estimate"
+            for lab, (_, ap) in self.ranking.items()
+            if ap is not None and ap.method.startswith("percentile, centred")
         ]
         self.proper: dict[str, float] = {}
         self.reliability = None
@@ -122,6 +157,8 @@ class ScoreSummary:
         else:
             shown = "; ".join(f"{lab!s} {_text(iv)}" for lab, iv in ranked) or "undefined"
             out = f" One-vs-rest ROC AUC per class: {shown}."
+            if self.macro_auc is not None:
+                out += f" Their macro average: {_text(self.macro_auc)}."
         if self.proper:
             p = self.proper
             out += (
@@ -135,9 +172,11 @@ class ScoreSummary:
         out = {
             "kind": "binary scores" if self.binary else "probability matrix",
             "ranking_resamples": self.size,
+            "roc_auc_method": self.auc_method,
             "positive_class": None if self.positive is None else str(self.positive),
             "roc_auc": {str(k): _plain(v[0]) for k, v in self.ranking.items()},
             "average_precision": {str(k): _plain(v[1]) for k, v in self.ranking.items()},
+            "roc_auc_macro_ovr": _plain(self.macro_auc),
             **self.proper,
             "ece_bins": f"{BINS} equal-width bins on [0, 1]"
             + ("" if self.binary else ", top-label confidence"),
@@ -157,15 +196,26 @@ class ScoreSummary:
             f"scores of class {self.positive}" if self.binary else "each column against the rest"
         )
         rows = [[str(lab), *_cells(auc), *_cells(ap)] for lab, (auc, ap) in self.ranking.items()]
+        if not self.binary:
+            rows.append(["macro (one-vs-rest)", *_cells(self.macro_auc), "", "", ""])
         out = [
             Section(
-                f"Ranking ({which}; {lv} percentile bootstrap, {count(self.size, 'resample')}, "
-                "the classes resampled apart)",
+                f"Ranking ({which}; {lv} intervals: ROC AUC {self.auc_method}, AP percentile "
+                f"bootstrap, {count(self.size, 'resample')}, the classes resampled apart)",
                 ["class", "ROC AUC", "low", "high", "AP", "low", "high"],
                 rows,
                 [
                     "AP's chance level is the class's prevalence, ROC AUC's is 0.5; "
                     "undefined where the class is absent or alone",
+                    *(
+                        []
+                        if self.binary
+                        else [
+                            "The macro row is the mean of the classes' ROC AUCs (scikit-learn's "
+                            "roc_auc_score with multi_class='ovr', average='macro'); its "
+                            "interval resamples the items of every class at once."
+                        ]
+                    ),
                     *self.notes,
                 ],
             )
@@ -246,13 +296,53 @@ def _plain(iv):
     return None if iv is None else {**interval_dict(iv), "method": iv.method}
 
 
-def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng) -> tuple:
+def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="percentile") -> tuple:
     """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
     from .uncertainty import ap_interval, auc_interval
 
     if is_class.all() or not is_class.any():
         return None, None
     y = is_class.astype(np.int64)
-    auc = auc_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
+    auc = auc_interval(y, s, level=level, size=size, method=method, pos_label=1, rng=rng)
     ap = ap_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
-    return auc, ap
+    return auc, _centred(ap)
+
+
+def _centred(iv):
+    """``iv``, or, if it excludes its own estimate, the same width centred on the estimate.
+
+    A percentile interval that excludes the estimate says the resamples are biased
+    (AP of a ranking that puts the class last rises when items are duplicated), not
+    that the estimate is implausible: the shift removes that bias, the width stays.
+    """
+    if iv.low <= iv.estimate <= iv.high:
+        return iv
+    half = (iv.high - iv.low) / 2
+    low, high = max(iv.estimate - half, 0.0), min(iv.estimate + half, 1.0)
+    return replace(iv, low=low, high=high, method="percentile, centred on the estimate")
+
+
+def argmax_warning(pred_codes: np.ndarray, scores: np.ndarray, pos, labels: list) -> list[str]:
+    """A warning when the scores' decision disagrees with the predictions on most items.
+
+    For a probability matrix the decision is the argmax of each row; for binary
+    probabilities, a score of at least 0.5 for ``labels[pos]``. Scores outside
+    [0, 1] imply no decision and are not checked.
+    """
+    if scores.min() < 0 or scores.max() > 1:
+        return []
+    if scores.ndim == 2:
+        differ = np.argmax(scores, axis=1) != pred_codes
+        what = "the class of highest probability (the argmax of each row of scores)"
+        fix = f"are the probability columns in the class order ({' '.join(map(str, labels))})?"
+    else:
+        differ = (scores >= 0.5) != (pred_codes == pos)
+        what = f"a score of at least 0.5 for class {labels[pos]!s}"
+        fix = "do the scores score the positive class (pos_label)?"
+    share = float(differ.mean())
+    if share <= 0.5:
+        return []
+    return [
+        f"{what} differs from the predictions on {share:.0%} of the items: {fix} "
+        "If the predictions come from other scores or thresholds, say so."
+    ]

@@ -14,18 +14,18 @@ Convention: the matrices returned have ``m[..., i, j]`` = items predicted
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
-from ._labels import refuse_mixed
-from .confusion import (
-    _as_label_vector,
-    _default_labels,
-    _integer_span,
-    _label_codes,
-    _offsets,
-    _present_integers,
-    _same_simple_kind,
-)
+from ._codes import check_counts, counted_codes, joint_codes  # noqa: F401 (re-exported)
+
+#: The seed of report(), compare(), their from-counts forms and the command line when
+#: none is given: the same call prints the same intervals every time.
+DEFAULT_SEED = 0
+#: Bytes per resampled matrix cell, counting the metrics' temporary arrays (measured: about
+#: three int64/float64 copies of the stack).
+_BYTES_PER_CELL = 24
 
 # Rows of resamples drawn at once, so that a block of draws holds about 2**20 numbers.
 _BLOCK_NUMBERS = 2**20
@@ -47,6 +47,37 @@ def check_level(level) -> float:
     return float(level)
 
 
+def memory_budget() -> int:
+    """Half the machine's physical memory (8 GiB where it cannot be read)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError, AttributeError):
+        return 8 * 2**30
+
+
+def check_memory(n: int, size: int, stacks: int = 1) -> None:
+    """Refuse, in one sentence, resampled stacks of ``n x n`` matrices that cannot fit in memory.
+
+    ``stacks`` stacks of ``size`` matrices are held at once (the report: 1; the
+    paired comparison: 2, and 2 more for the permutations).
+    """
+    need = size * n * n * _BYTES_PER_CELL * stacks
+    budget = memory_budget()
+    if need <= budget:
+        return
+    most = budget // (n * n * _BYTES_PER_CELL * stacks)
+    fix = (
+        f"lower size (--size on the command line) to at most {most}"
+        if most >= 200
+        else "merge rare classes or evaluate a subset of the classes"
+    )
+    raise ValueError(
+        f"{n} classes x {size} resamples need about {need / 2**30:.1f} GiB for the resampled "
+        f"confusion matrices, more than half of this machine's memory "
+        f"({budget / 2**30:.1f} GiB): {fix}"
+    )
+
+
 def whole_counts(arr: np.ndarray, name: str = "m") -> None:
     """Raise unless every entry of an already checked float array is a whole number."""
     if not np.array_equal(arr, np.round(arr)):
@@ -54,46 +85,6 @@ def whole_counts(arr: np.ndarray, name: str = "m") -> None:
             f"{name} must hold whole-number counts of items to resample them; "
             "got fractional entries (a normalised or rescaled matrix?)"
         )
-
-
-def _sorted_union(arrays: list[np.ndarray]) -> list:
-    """Sorted distinct labels of numeric or string arrays, without Python lists of every label."""
-    span = _integer_span(*arrays)
-    if span is not None:  # small integer labels: count which occur, no sort of the items
-        return _present_integers([_offsets(a, span[0]) for a in arrays], *span).tolist()
-    return np.unique(np.concatenate([np.unique(a) for a in arrays])).tolist()
-
-
-def _prediction_names(k: int) -> list[str]:
-    if k == 1:
-        return ["y_pred"]
-    return ["pred_a", "pred_b"] if k == 2 else [f"predictions[{s}]" for s in range(k)]
-
-
-def joint_codes(y_true, predictions, labels=None) -> tuple[np.ndarray, int, list]:
-    """Class indices of the truth and of every prediction vector, stacked as rows.
-
-    Returns ``(codes, n, labels)`` with ``codes`` of shape ``(1 + k, N)``: row 0
-    the true classes, row ``1 + s`` the predictions of system ``s``, all in the
-    order of ``labels`` (default: the sorted union of every label that occurs;
-    then the vectors must hold one kind of label, see ``_labels``).
-    """
-    predictions = list(predictions)
-    if not predictions:
-        raise ValueError("predictions is empty: give at least one prediction vector")
-    if labels is None:
-        # One label set for every system, so all matrices share rows and columns.
-        names = _prediction_names(len(predictions))
-        truth = _as_label_vector(y_true, "y_true")
-        preds = [_as_label_vector(p, name) for p, name in zip(predictions, names, strict=True)]
-        refuse_mixed([("y_true", truth), *zip(names, preds, strict=True)])
-        if _same_simple_kind(truth, *preds):
-            labels = _sorted_union([truth, *preds])
-        else:
-            labels = _default_labels(truth, np.concatenate(preds))
-    codes = [_label_codes(y_true, p, labels) for p in predictions]
-    t, n = codes[0][0], codes[0][2]
-    return np.stack([t, *(c[1] for c in codes)]), n, list(labels)
 
 
 def patterns(codes: np.ndarray, n: int, weights=None) -> tuple[np.ndarray, np.ndarray]:
@@ -133,54 +124,6 @@ def _count(index: np.ndarray, weights, length: int) -> np.ndarray:
         return np.bincount(index, minlength=length)
     # bincount sums weights in float64: exact while a total stays below 2**53 items.
     return np.rint(np.bincount(index, weights=weights, minlength=length)).astype(np.int64)
-
-
-def check_counts(counts, length: int) -> np.ndarray:
-    """``counts`` as int64: ``length`` whole, non-negative numbers of items, not all 0."""
-    arr = np.asarray(counts)
-    if np.ma.isMaskedArray(counts) and np.ma.getmaskarray(counts).any():
-        raise ValueError("counts has masked entries; drop or fill them")
-    if arr.ndim != 1:
-        raise ValueError(f"counts must be 1-d, one count per combination; got shape {arr.shape}")
-    if arr.dtype.kind not in "iuf":
-        raise ValueError(f"counts must be numbers of items; got an array of dtype {arr.dtype}")
-    if len(arr) != length:
-        raise ValueError(f"counts has {len(arr)} entries but the label arrays have {length}")
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        raise ValueError("counts must be finite numbers of items; got NaN or infinity")
-    if (arr < 0).any():
-        raise ValueError(f"counts must not be negative; got {arr[arr < 0][0]!r}")
-    if arr.dtype.kind == "f":
-        whole_counts(arr, "counts")
-    out = arr.astype(np.int64)
-    if out.sum() == 0:
-        raise ValueError("counts sum to 0: there are no items to evaluate")
-    return out
-
-
-def counted_codes(truth, predictions, counts, labels=None, names=None):
-    """:func:`joint_codes` of label combinations, each shared by ``counts[c]`` items.
-
-    Returns ``(codes, weights, n, labels)``; ``counts=None`` means one item per
-    combination. Combinations with count 0 are dropped first, so a class that
-    only they mention is no class, as on the expanded items. ``names``: how the
-    truth and each prediction argument are called in error messages.
-    """
-    names = names or ["truth", *_prediction_names(len(predictions))]
-    truth = _as_label_vector(truth, names[0])
-    preds = [_as_label_vector(p, name) for p, name in zip(predictions, names[1:], strict=True)]
-    for p, name in zip(preds, names[1:], strict=True):
-        if len(p) != len(truth):
-            raise ValueError(f"{names[0]} and {name} differ in length: {len(truth)} vs {len(p)}")
-    if counts is None:
-        codes, n, labels = joint_codes(truth, preds, labels)
-        return codes, None, n, labels
-    weights = check_counts(counts, len(truth))
-    keep = weights > 0
-    if not keep.all():
-        truth, preds, weights = truth[keep], [p[keep] for p in preds], weights[keep]
-    codes, n, labels = joint_codes(truth, preds, labels)
-    return codes, weights, n, labels
 
 
 def cell_index(pred: np.ndarray, true: np.ndarray, n: int) -> np.ndarray:

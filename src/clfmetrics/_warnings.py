@@ -7,12 +7,46 @@ row sum.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from ._render import Section, count, fixed, num
 
 #: A class with fewer true items than this is flagged as tiny.
 TINY_CLASS = 30
+#: Largest over smallest prevalence from which accuracy and macro recall are flagged.
+IMBALANCE = 3.0
+
+
+def undefined_metrics(matrix: np.ndarray, metrics: dict) -> list[str]:
+    """Metrics with a 0/0 on this matrix, which the intervals count as 0."""
+    undefined = []
+    for name, func in metrics.items():
+        if "zero_division" not in inspect.signature(func).parameters:
+            continue  # accuracy and the micro averages are always defined
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if np.isnan(func(matrix, zero_division="nan")):
+                undefined.append(name)
+    if not undefined:
+        return []
+    return [
+        f"undefined on this matrix (a 0/0 inside the formula): {', '.join(undefined)}; "
+        "the report counts each 0/0 as 0, as scikit-learn's zero_division=0 does"
+    ]
+
+
+def imbalance_warning(prev: np.ndarray, intervals: dict) -> list[str]:
+    """Accuracy against macro recall when the occurring classes' prevalences differ a lot."""
+    if prev.size < 2 or prev.max() / prev.min() < IMBALANCE:
+        return []
+    acc, mr = intervals["accuracy"].estimate, intervals["macro_recall"].estimate
+    return [
+        "the classes are far from equally common (largest "
+        f"{fixed(prev.max() / prev.min(), 1)} times the smallest): "
+        f"accuracy ({fixed(acc)}) weighs classes by frequency, "
+        f"macro recall ({fixed(mr)}) equally; report both"
+    ]
 
 
 def class_warnings(matrix: np.ndarray, labels: list, system: str | None = None) -> list[str]:

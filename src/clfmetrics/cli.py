@@ -29,9 +29,21 @@ The options besides ``--truth``, ``--pred``, ``--json``:
     and a note on stderr says so).
 ``--counts COL``
     The file is already aggregated: ``COL`` holds each row's number of items
-    (what ``SELECT truth, pred, count(*) ... GROUP BY`` writes). Needs DuckDB.
+    (what ``SELECT truth, pred, count(*) ... GROUP BY`` writes). A CSV file is
+    read with or without DuckDB; a Parquet file needs DuckDB.
+``--delimiter CHAR``
+    The field delimiter (``tab`` for a tab). Default: the one of ``,``, ``;``,
+    tab and ``|`` under which the header names every column given; where that
+    does not decide, ``csv.Sniffer`` on the first rows.
+``--encoding NAME``
+    The file's text encoding (default UTF-8); a byte that does not decode is
+    reported with its line. A ``.gz`` file is decompressed (no DuckDB needed).
+``--auc-method auto|percentile|bca|delong``
+    The ROC AUC intervals of ``--scores``/``--proba``; ``auto`` (default) is the
+    percentile bootstrap below 50,000 items and DeLong's interval from there.
 ``--level``, ``--size``, ``--seed``
-    Interval level, number of resamples, random seed.
+    Interval level, number of resamples, random seed (default ``DEFAULT_SEED``,
+    0, printed in the output: the same command prints the same bytes).
 
 A CSV or Parquet file (``.parquet``, ``.pq``) is aggregated by DuckDB when it
 is installed (``pip install clfmetrics[duckdb]``): DuckDB reads the file out
@@ -42,11 +54,17 @@ as the row-by-row reader's (``_csvcounts``). Without DuckDB, and for
 row. A small CSV file (under 64 MiB) with a problem, or with rows that
 ``--na drop`` skips, is reread row by row, so that the message names its lines.
 
-Label columns in which every value is a number are integer labels: they sort
-as numbers (1, 2, 10) and ``1`` matches ``1.0``. Problems with the input (a
-missing file or column, an empty file, a missing value, a single class, a
-label outside ``--labels``, a bad option) print one line to stderr, naming the
-file's own line numbers, and exit with status 2.
+Labels are compared as text. Label columns in which every value is an integer
+written without leading zeros are integer labels: they sort as numbers (1, 2,
+10) and ``1`` matches ``1.0``; a value such as ``007`` keeps the columns text,
+so ``007`` and ``7`` are two classes. The report warns (in its text and in
+``--json`` as ``warnings``) about labels that differ only in case, whitespace
+or leading zeros, and about a column of numbers with a few other values (with
+their lines). Problems with the input (a missing file or column, an empty
+file, a ragged row, a column named twice, ``--truth`` equal to ``--pred``, a
+missing value, a single class, a label outside ``--labels``, more classes than
+memory holds, a bad option) print one line to stderr, naming the file's own
+line numbers, and exit with status 2.
 """
 
 from __future__ import annotations
@@ -54,12 +72,25 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 
 import numpy as np
 
 from ._csvcounts import counted_columns, duckdb_installed, is_parquet
-from ._csvinput import NA_CHOICES, InputError, lines_text, read_columns
+from ._csvfile import (
+    InputError,
+    check_encoding,
+    check_shape,
+    choose_delimiter,
+    delimiter_option,
+    header_row,
+    lines_text,
+)
+from ._csvinput import NA_CHOICES, read_columns
+from ._labels import LabelWarning
 from ._render import count
+from ._report_scores import AUC_METHODS
+from ._resample import DEFAULT_SEED
 from .comparison import compare, compare_from_counts
 from .reporting import report, report_from_counts
 
@@ -122,12 +153,32 @@ def _parser() -> argparse.ArgumentParser:
         "--pos-label", metavar="LABEL", help="the class --scores scores (default: the second)"
     )
     rep.add_argument(
+        "--auc-method",
+        choices=AUC_METHODS,
+        default="auto",
+        help="ROC AUC intervals: auto (default: percentile bootstrap below 50,000 items, "
+        "DeLong from there), percentile, bca or delong",
+    )
+    rep.add_argument(
         "--counts", metavar="COL", help="aggregated file: the column of each row's item count"
+    )
+    rep.add_argument(
+        "--delimiter",
+        metavar="CHAR",
+        help="field delimiter (default: chosen from , ; tab | by the header); 'tab' for a tab",
+    )
+    rep.add_argument(
+        "--encoding", help="the file's text encoding (default utf-8), e.g. latin-1, cp1252"
     )
     rep.add_argument("--json", action="store_true", help="print JSON instead of text")
     rep.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
     rep.add_argument("--size", type=int, default=10_000, help="resamples (default 10000)")
-    rep.add_argument("--seed", type=int, default=None, help="random seed, for repeatable output")
+    rep.add_argument(
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        help=f"random seed (default {DEFAULT_SEED}: the same command prints the same numbers)",
+    )
     return parser
 
 
@@ -136,7 +187,20 @@ def _evaluate(args):
         raise InputError(f"give one --pred (report) or two (compare); got {len(args.pred)}")
     if len(set(args.pred)) != len(args.pred):
         raise InputError(f"the two --pred columns are the same: {args.pred[0]!r}")
+    if args.truth in args.pred:
+        raise InputError(
+            f"--truth and --pred name the same column {args.truth!r}: a column compared with "
+            "itself always scores 1; give the column of the system's predictions to --pred"
+        )
     score_columns = [args.scores] if args.scores else list(args.proba or [])
+    reused = [c for c in score_columns if c in (args.truth, *args.pred)]
+    if reused:
+        raise InputError(
+            f"column {reused[0]!r} is given both as labels (--truth/--pred) and as scores "
+            "(--scores/--proba); name the score columns"
+        )
+    args.delimiter = delimiter_option(args.delimiter)
+    args.encoding_used = check_encoding(args.encoding)
     if score_columns and len(args.pred) == 2:
         raise InputError("--scores and --proba go with one --pred (the report), not a comparison")
     if args.pos_label is not None and not args.scores:
@@ -147,11 +211,21 @@ def _evaluate(args):
         options = {"labels": counted.classes, "level": args.level, "size": args.size}
         options["rng"] = args.seed
         if len(args.pred) == 1:
-            return report_from_counts(truth, preds[args.pred[0]], n, **options)
-        a, b = args.pred
-        return compare_from_counts(truth, preds[a], preds[b], n, names=(a, b), **options)
+            out = report_from_counts(truth, preds[args.pred[0]], n, **options)
+        else:
+            a, b = args.pred
+            out = compare_from_counts(truth, preds[a], preds[b], n, names=(a, b), **options)
+        out.warnings[:0] = counted.warnings
+        return out
+    counts = [args.counts] if args.counts else []
     cols = read_columns(
-        args.file, [args.truth, *args.pred], score_columns, na=args.na, given=args.labels
+        args.file,
+        [args.truth, *args.pred],
+        [*score_columns, *counts],
+        na=args.na,
+        given=args.labels,
+        delimiter=args.delimiter,
+        encoding=args.encoding,
     )
     if cols.dropped.size:
         print(
@@ -161,13 +235,25 @@ def _evaluate(args):
         )
     truth = cols.labels[args.truth]
     options = {"labels": cols.classes, "level": args.level, "size": args.size, "rng": args.seed}
-    if len(args.pred) == 1:
+    if args.counts:  # an aggregated CSV read without DuckDB
+        n = cols.numbers[args.counts]
+        if len(args.pred) == 1:
+            out = report_from_counts(truth, cols.labels[args.pred[0]], n, **options)
+        else:
+            a, b = args.pred
+            out = compare_from_counts(
+                truth, cols.labels[a], cols.labels[b], n, names=(a, b), **options
+            )
+    elif len(args.pred) == 1:
         scores, pos_label = _scores(args, cols)
-        return report(
-            truth, cols.labels[args.pred[0]], scores=scores, pos_label=pos_label, **options
-        )
-    a, b = args.pred
-    return compare(truth, cols.labels[a], cols.labels[b], names=(a, b), **options)
+        pred = cols.labels[args.pred[0]]
+        kw = {"scores": scores, "pos_label": pos_label, "auc_method": args.auc_method}
+        out = report(truth, pred, **kw, **options)
+    else:
+        a, b = args.pred
+        out = compare(truth, cols.labels[a], cols.labels[b], names=(a, b), **options)
+    out.warnings[:0] = cols.warnings
+    return out
 
 
 def _counted(args, score_columns):
@@ -175,22 +261,41 @@ def _counted(args, score_columns):
     parquet, engine = is_parquet(args.file), duckdb_installed()
     if score_columns and (parquet or args.counts):
         raise InputError("--scores and --proba need one row per item, in a CSV file")
-    if (parquet or args.counts) and not engine:
-        what = "a Parquet file" if parquet else "--counts"
-        raise InputError(f"reading {what} needs DuckDB: pip install duckdb")
-    if score_columns or not engine:
-        return None
+    if parquet and not engine:
+        raise InputError("reading a Parquet file needs DuckDB: pip install duckdb")
+    big = os.path.isfile(args.file) and os.path.getsize(args.file) >= SMALL_CSV
+    if not engine and big and not score_columns:
+        print(
+            f"clfmetrics: note: DuckDB is not installed, so {args.file} "
+            f"({os.path.getsize(args.file) / 2**20:.0f} MiB) is read row by row in memory; "
+            "pip install duckdb to count it out of core, faster",
+            file=sys.stderr,
+        )
+    if score_columns or not engine or args.encoding_used != "utf-8-sig":
+        return None  # the row reader (DuckDB is asked only for UTF-8 text)
     small = not parquet and os.path.isfile(args.file) and os.path.getsize(args.file) < SMALL_CSV
+    names = [args.truth, *args.pred, *([args.counts] if args.counts else [])]
+    delimiter = header = None
+    if not parquet:
+        delimiter = args.delimiter or choose_delimiter(args.file, names, args.encoding_used)
+        header, line = header_row(args.file, delimiter, args.encoding_used)
+        check_shape(args.file, header, [], [line], names, delimiter)
     try:
         counted = counted_columns(
-            args.file, [args.truth, *args.pred], na=args.na, given=args.labels, counts=args.counts
+            args.file,
+            [args.truth, *args.pred],
+            na=args.na,
+            given=args.labels,
+            counts=args.counts,
+            delimiter=delimiter,
+            width=None if header is None else len(header),
         )
     except InputError:
-        if small and not args.counts:
+        if small:
             return None  # the row reader finds the same problem and names its lines
         raise
-    if counted.dropped and small and not args.counts:
-        return None  # the row reader's note names the skipped lines
+    if (counted.dropped or counted.warnings) and small:
+        return None  # the row reader's notes name the lines
     if counted.dropped:
         print(
             f"clfmetrics: note: --na drop skipped {count(counted.dropped, 'row')} with a "
@@ -246,10 +351,19 @@ def run(argv=None) -> int:
     """Parse ``argv``, print the report or the comparison, return the exit status."""
     try:
         args = _parser().parse_args(argv)
-        result = _evaluate(args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", LabelWarning)  # the report lists them
+            result = _evaluate(args)
     except (InputError, ValueError) as err:
         message = " ".join(str(err).split())  # one line, whatever the message holds
         print(f"clfmetrics: error: {message}", file=sys.stderr)
+        return USAGE_ERROR
+    except MemoryError:
+        print(
+            "clfmetrics: error: out of memory: too many classes for this many resamples; "
+            "lower --size (e.g. --size 1000) or merge rare classes",
+            file=sys.stderr,
+        )
         return USAGE_ERROR
     except SystemExit as done:  # --help
         return done.code

@@ -13,7 +13,9 @@ import numpy as np
 
 from . import _resample as rs
 from ._binomial import holm
+from ._codes import counted_codes
 from ._intervals import registry
+from ._labels import near_duplicates
 from ._render import (
     Rendered,
     Section,
@@ -23,6 +25,8 @@ from ._render import (
     num,
     plain_labels,
     pvalue,
+    seed_of,
+    seed_text,
 )
 from ._warnings import class_warnings
 from .uncertainty import (
@@ -44,6 +48,9 @@ class Comparison(Rendered):
     def __init__(self, rows, counts, n, labels, names, level, size, rng):
         self.labels, self.names = list(labels), tuple(names)
         self.level, self.size = level, size
+        #: The seed of the resamples and swaps (see :func:`clfmetrics._render.seed_of`).
+        self.seed = seed_of(rng)
+        rs.check_memory(n, size, 4)
         self.n_items = int(counts.sum())
         self._heading = f"Paired comparison: {names[0]} - {names[1]}"
         metrics = registry()
@@ -62,8 +69,9 @@ class Comparison(Rendered):
         self.mcnemar = mcnemar_of_patterns(rows, counts)
         # The report's class warnings, for both systems; those of the truth once.
         both = class_warnings(m_a, self.labels, names[0]) + class_warnings(m_b, labels, names[1])
-        #: Classes that never occur, are never predicted by a system, or are tiny.
-        self.warnings = list(dict.fromkeys(both))
+        close = near_duplicates(self.labels)
+        #: Near-duplicate labels; classes that never occur, are never predicted, or are tiny.
+        self.warnings = ([close] if close else []) + list(dict.fromkeys(both))
 
     def __repr__(self) -> str:
         d = self.differences["accuracy"]
@@ -74,32 +82,37 @@ class Comparison(Rendered):
         )
 
     def verdicts(self) -> dict[str, str]:
-        """Per metric: which system the interval favours, or 'undecided' if it contains 0.
+        """Per metric: the system favoured where the interval and the Holm test both decide.
 
-        ``delta_f1`` is a gap between two formulas, not a score: its verdict is 'n/a'.
+        A metric favours a system only where its interval of A - B excludes 0 *and*
+        its Holm-adjusted permutation p-value is below ``1 - level``; otherwise it is
+        'undecided' (where exactly one of the two decides, the notes say so, see
+        :meth:`disagreements`). ``delta_f1`` is a gap between two formulas, not a
+        score: its verdict is 'n/a'.
         """
-        out = {}
+        alpha, out = 1 - self.level, {}
         for k, iv in self.differences.items():
             if k in NOT_A_SCORE:
                 out[k] = "n/a"
+            elif self.pvalues_holm[k] < alpha and (iv.low > 0 or iv.high < 0):
+                out[k] = self.names[0] if iv.low > 0 else self.names[1]
             else:
-                out[k] = (
-                    self.names[0] if iv.low > 0 else self.names[1] if iv.high < 0 else "undecided"
-                )
+                out[k] = "undecided"
         return out
 
     def disagreements(self) -> list[dict]:
         """Metrics whose test and interval disagree at the same level.
 
         The interval excludes 0 while the test's p-value is at least ``1 - level``,
-        or the other way round. The permutation and McNemar tests swap the two
-        systems' predictions, the interval resamples the items, so near the
-        boundary they can fall on either side: such a difference is borderline,
-        not a finding. Each entry: ``metric``, ``test``, ``p_value`` and
-        ``interval_excludes_zero``.
+        or the other way round; the test is the Holm-adjusted permutation test (the
+        one the verdicts use) and, for accuracy, McNemar's. The tests swap the two
+        systems' predictions, the interval resamples the items (and Holm's
+        adjustment guards the whole family), so they can fall on either side:
+        such a difference is undecided, not a finding. Each entry: ``metric``,
+        ``test``, ``p_value`` and ``interval_excludes_zero``.
         """
         alpha = 1 - self.level
-        tests = [(k, "permutation", p) for k, p in self.pvalues.items()]
+        tests = [(k, "Holm-adjusted permutation", p) for k, p in self.pvalues_holm.items()]
         tests.append(("accuracy", "McNemar", self.mcnemar.pvalue))
         out = []
         for k, test, p in tests:
@@ -122,9 +135,10 @@ class Comparison(Rendered):
         )
         return [
             f"Test and interval disagree at the {self.level:.0%} level for: {listed}. The tests "
-            "swap the two systems' predictions, the intervals resample the items, so near the "
-            "boundary they can fall on either side: call these differences borderline, not "
-            "findings."
+            "swap the two systems' predictions, the intervals resample the items, and Holm's "
+            "adjustment guards all the metrics at once, so they can fall on either side: these "
+            "differences are undecided (borderline), not findings. A metric favours a system "
+            "only where the interval and the Holm-adjusted test both decide."
         ]
 
     def _notes(self) -> list[str]:
@@ -152,6 +166,7 @@ class Comparison(Rendered):
             "systems": list(self.names),
             "level": self.level,
             "size": self.size,
+            "seed": self.seed,
             "metrics": {
                 k: {
                     self.names[0]: self.scores[k][0],
@@ -197,7 +212,8 @@ class Comparison(Rendered):
         return [
             Section(
                 f"{count(self.n_items, 'item')}, {self.level:.0%} paired percentile intervals "
-                f"of {a} - {b}, {count(self.size, 'resample')} and as many permutations",
+                f"of {a} - {b}, {count(self.size, 'resample')} and as many permutations, "
+                f"{seed_text(self.seed)}",
                 ["metric", a, b, "difference", "low", "high", "p", "p Holm", "favours"],
                 rows,
             ),
@@ -207,7 +223,15 @@ class Comparison(Rendered):
 
 
 def compare(
-    y_true, pred_a, pred_b, *, labels=None, names=("A", "B"), level=0.95, size=10_000, rng=None
+    y_true,
+    pred_a,
+    pred_b,
+    *,
+    labels=None,
+    names=("A", "B"),
+    level=0.95,
+    size=10_000,
+    rng=rs.DEFAULT_SEED,
 ) -> Comparison:
     """Is system A better than system B on these items? Every metric, paired.
 
@@ -229,12 +253,16 @@ def compare(
     level : float, default 0.95
     size : int, default 10_000
         Resamples, and separately permutations.
-    rng : numpy.random.Generator or int, optional
+    rng : numpy.random.Generator, int or None, default 0
+        The seed of resamples and swaps: fixed by default (``DEFAULT_SEED``, 0), so
+        the same call gives the same numbers every time, and printed; ``None``
+        draws fresh entropy.
 
     Returns
     -------
     Comparison
-        ``scores``, ``differences``, ``pvalues``, ``pvalues_holm``, ``mcnemar``,
+        ``verdicts()`` favour a system only where the interval and the Holm-adjusted
+        test agree. ``scores``, ``differences``, ``pvalues``, ``pvalues_holm``, ``mcnemar``,
         ``warnings`` (the report's class warnings, for both systems), ``verdicts()``,
         ``disagreements()`` (where a test and its interval disagree); ``str()``,
         HTML in Jupyter, ``to_dict()`` and ``to_json()``.
@@ -261,7 +289,7 @@ def compare_from_counts(
     names=("A", "B"),
     level=0.95,
     size=10_000,
-    rng=None,
+    rng=rs.DEFAULT_SEED,
 ) -> Comparison:
     """:func:`compare` from how many items share each (true class, A's, B's prediction).
 
@@ -301,6 +329,6 @@ def _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arg
     level, size = rs.check_level(level), rs.check_size(size)
     if len(names) != 2 or len(set(map(str, names))) != 2:
         raise ValueError(f"names must be two different names; got {names!r}")
-    codes, weights, n, labels = rs.counted_codes(truth, [pred_a, pred_b], counts, labels, arguments)
+    codes, weights, n, labels = counted_codes(truth, [pred_a, pred_b], counts, labels, arguments)
     rows, counts = rs.patterns(codes, n, weights)
     return Comparison(rows, counts, n, labels, tuple(map(str, names)), level, size, rng)

@@ -17,12 +17,12 @@ is ``labels[j]``.
 
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 
 from . import _resample as rs
+from ._codes import counted_codes, joint_codes
 from ._intervals import registry
+from ._labels import near_duplicates
 from ._render import (
     Rendered,
     Section,
@@ -33,14 +33,18 @@ from ._render import (
     matrix_section,
     num,
     plain_labels,
+    seed_of,
+    seed_text,
 )
-from ._report_scores import ScoreSummary, check_scores
+from ._report_scores import ScoreSummary, argmax_warning, check_scores
 from ._warnings import (
     class_warnings,
     exact_intervals,
     exact_section,
     exact_warnings,
+    imbalance_warning,
     needs_exact,
+    undefined_metrics,
 )
 from .averages import delta_f1, f1_of_averages, macro_f1
 from .classwise import bias, f1, precision, prevalence, recall
@@ -51,8 +55,6 @@ __all__ = ["Report", "report", "report_from_counts"]
 
 #: A gap between the two macro F1s at least this large is explained in the report.
 DELTA_MATERIAL = 0.01
-#: Largest over smallest prevalence from which accuracy and macro recall are flagged.
-IMBALANCE = 3.0
 #: Bias differing from prevalence by more than this share counts as over- or under-predicting.
 BIAS_TOLERANCE = 0.1
 _CALIBRATED = ("accuracy", "macro_precision", "macro_f1", "kappa", "mcc")
@@ -64,11 +66,14 @@ class Report(Rendered):
 
     _heading = "Evaluation report"
 
-    def __init__(self, matrix, labels, level, size, rng, scores=None):
+    def __init__(self, matrix, labels, level, size, rng, scores=None, seed=None):
         self.matrix = matrix.astype(np.int64)
         self.labels = list(labels)
         self.level, self.size = level, size
+        #: The seed of the resamples (None: a Generator or fresh entropy was given).
+        self.seed = seed
         self.n_items = int(matrix.sum())
+        rs.check_memory(len(self.labels), size)
         stack = resample_matrix(matrix, size, rng)
         metrics = registry()
         #: Every metric of METRICS with its percentile interval, by name.
@@ -107,7 +112,9 @@ class Report(Rendered):
         )
         #: What the report says about the scores, or None without scores=.
         self.scores = (
-            None if scores is None else ScoreSummary(*scores, self.labels, level, size, rng)
+            None
+            if scores is None
+            else ScoreSummary(*scores[:3], self.labels, level, size, rng, *scores[3:])
         )
         #: Clopper-Pearson intervals of accuracy and of each class's recall.
         self.exact = exact_intervals(self.matrix, self.labels, level)
@@ -130,21 +137,12 @@ class Report(Rendered):
         }
 
     def _warnings(self) -> list[str]:
-        pc = self.per_class
-        out = class_warnings(self.matrix, self.labels)
+        pc, close = self.per_class, near_duplicates(self.labels)
+        out = ([close] if close else []) + class_warnings(self.matrix, self.labels)
         out += exact_warnings(self.intervals, self.matrix, self.labels, self.exact)
         out += [] if self.scores is None else self.scores.warnings
-        out += self._undefined_metrics()
-        prev = pc["prevalence"][pc["support"] > 0]
-        if prev.size >= 2 and prev.max() / prev.min() >= IMBALANCE:
-            acc, mr = self.intervals["accuracy"].estimate, self.intervals["macro_recall"].estimate
-            out.append(
-                "the classes are far from equally common (largest "
-                f"{fixed(prev.max() / prev.min(), 1)} times the smallest): "
-                f"accuracy ({fixed(acc)}) weighs classes by frequency, "
-                f"macro recall ({fixed(mr)}) equally; report both"
-            )
-        return out
+        out += undefined_metrics(self.matrix, registry())
+        return out + imbalance_warning(pc["prevalence"][pc["support"] > 0], self.intervals)
 
     def __repr__(self) -> str:
         acc = self.intervals["accuracy"]
@@ -152,22 +150,6 @@ class Report(Rendered):
             f"<Report: {count(self.n_items, 'item')}, {len(self.labels)} classes, "
             f"accuracy {interval_text(acc)}; print() it for the whole report>"
         )
-
-    def _undefined_metrics(self) -> list[str]:
-        """Metrics with a 0/0 on this matrix, which the intervals count as 0."""
-        undefined = []
-        for name, func in registry().items():
-            if "zero_division" not in inspect.signature(func).parameters:
-                continue  # accuracy and the micro averages are always defined
-            with np.errstate(invalid="ignore", divide="ignore"):
-                if np.isnan(func(self.matrix, zero_division="nan")):
-                    undefined.append(name)
-        if not undefined:
-            return []
-        return [
-            f"undefined on this matrix (a 0/0 inside the formula): {', '.join(undefined)}; "
-            "the report counts each 0/0 as 0, as scikit-learn's zero_division=0 does"
-        ]
 
     def delta_explanation(self) -> str:
         """Why the two macro F1s differ (or that they agree), in one paragraph."""
@@ -205,7 +187,7 @@ class Report(Rendered):
             )
         return (
             f"On {count(self.n_items, 'test item')} ({n} classes), accuracy is "
-            f"{acc} and macro recall {interval_text(iv['macro_recall'])} "
+            f"{acc} and macro recall (balanced accuracy) {interval_text(iv['macro_recall'])} "
             f"(chance: {fixed(1 / n)} for macro recall; "
             f"{fixed(self.baselines['majority class']['accuracy'])} accuracy for always "
             f"predicting the majority class). Macro F1, the mean of class-wise F1 "
@@ -213,7 +195,8 @@ class Report(Rendered):
             "the F1 of macro precision and macro recall is "
             f"{fixed(iv['f1_of_averages'].estimate)}. "
             f"Class-wise recalls: {recalls}. Intervals: {self.level:.0%} percentile bootstrap "
-            f"over {count(self.size, 'resample')} of the test items. Undefined precisions and "
+            f"over {count(self.size, 'resample')} of the test items ({seed_text(self.seed)}). "
+            "Undefined precisions and "
             "recalls (0/0) count as 0."
             + ("" if self.scores is None else self.scores.sentence())
             + " Computed with clfmetrics (rows = predictions, columns = reference)."
@@ -229,6 +212,7 @@ class Report(Rendered):
             "labels[i], true labels[j])",
             "level": self.level,
             "size": self.size,
+            "seed": self.seed,
             "metrics": {k: interval_dict(v) for k, v in self.intervals.items()},
             "per_class": {
                 str(lab): {key: float(pc[key][k]) for key in pc}
@@ -273,7 +257,7 @@ class Report(Rendered):
             matrix_section(self.matrix, self.labels),
             Section(
                 f"Metrics ({count(self.n_items, 'item')}, {lv} percentile bootstrap, "
-                f"{count(self.size, 'resample')})",
+                f"{count(self.size, 'resample')}, {seed_text(self.seed)})",
                 ["metric", "estimate", "low", "high"],
                 metric_rows,
             ),
@@ -311,7 +295,16 @@ class Report(Rendered):
 
 
 def report(
-    y_true, y_pred, *, scores=None, labels=None, pos_label=None, level=0.95, size=10_000, rng=None
+    y_true,
+    y_pred,
+    *,
+    scores=None,
+    labels=None,
+    pos_label=None,
+    level=0.95,
+    size=10_000,
+    rng=rs.DEFAULT_SEED,
+    auc_method="auto",
 ) -> Report:
     """Every metric with its interval, and what a reader needs to interpret them.
 
@@ -333,11 +326,19 @@ def report(
         The classes, in the order of the matrix (default: sorted union of the labels).
     pos_label : label, optional
         For 1-d scores: the class they score (default: the second class of ``labels``).
+    auc_method : {"auto", "percentile", "bca", "delong"}, default "auto"
+        The ROC AUC intervals' method (see :func:`clfmetrics.uncertainty.auc_interval`).
+        "auto": the percentile bootstrap below 50,000 items, DeLong's interval from
+        there (``AUC_DELONG_FROM``), whose cost is one sort where the bootstrap's grows
+        with the number of distinct scores.
     level : float, default 0.95
         Nominal coverage of the bootstrap intervals.
     size : int, default 10_000
         Number of resampled test sets (one stack shared by all metrics).
-    rng : numpy.random.Generator or int, optional
+    rng : numpy.random.Generator, int or None, default 0
+        The seed of the resamples. The default is a fixed seed (``DEFAULT_SEED``, 0),
+        so the same call gives the same intervals every time; the report prints the
+        seed. ``None`` draws fresh entropy (then the output changes from run to run).
 
     Returns
     -------
@@ -360,16 +361,23 @@ def report(
         return _counted(y_true, y_pred, None, labels, level, size, rng, ("y_true", "y_pred"))
     # A score belongs to an item, so with scores the items cannot be merged into counts.
     level, size = rs.check_level(level), rs.check_size(size)
-    codes, n, labels = rs.joint_codes(y_true, [y_pred], labels)
+    codes, n, labels = joint_codes(y_true, [y_pred], labels)
     matrix = np.bincount(codes[1] * n + codes[0], minlength=n * n).reshape(n, n)
     if scores is None:
         raise ValueError("pos_label names the class that scores score; no scores= given")
-    checked = (codes[0], *check_scores(scores, codes.shape[1], labels, pos_label))
-    rng = np.random.default_rng(rng)
-    return Report(matrix.astype(np.float64), labels, level, size, rng, checked)
+    checked = (codes[0], *check_scores(scores, codes.shape[1], labels, pos_label), auc_method)
+    out = Report(
+        matrix.astype(np.float64), labels, level, size, np.random.default_rng(rng), checked,
+        seed_of(rng),
+    )  # fmt: skip
+    disagree = argmax_warning(codes[1], checked[1], checked[2], labels)
+    out.warnings[:0] = disagree
+    return out
 
 
-def report_from_counts(truth, pred, counts, *, labels=None, level=0.95, size=10_000, rng=None):
+def report_from_counts(
+    truth, pred, counts, *, labels=None, level=0.95, size=10_000, rng=rs.DEFAULT_SEED
+):
     """:func:`report` from how many items share each (true class, prediction).
 
     ``truth[c]``, ``pred[c]`` and ``counts[c]`` describe ``counts[c]`` items, as one
@@ -405,7 +413,7 @@ def report_from_counts(truth, pred, counts, *, labels=None, level=0.95, size=10_
 
 def _counted(truth, pred, counts, labels, level, size, rng, names) -> Report:
     level, size = rs.check_level(level), rs.check_size(size)
-    codes, weights, n, labels = rs.counted_codes(truth, [pred], counts, labels, names)
+    codes, weights, n, labels = counted_codes(truth, [pred], counts, labels, names)
     matrix = np.bincount(codes[1] * n + codes[0], weights=weights, minlength=n * n)
     matrix = matrix.reshape(n, n).astype(np.float64)
-    return Report(matrix, labels, level, size, np.random.default_rng(rng))
+    return Report(matrix, labels, level, size, np.random.default_rng(rng), seed=seed_of(rng))

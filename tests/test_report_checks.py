@@ -1,0 +1,134 @@
+"""The report's and the comparison's own checks (issue 26): swapped scores, verdicts.
+
+- probabilities whose decision disagrees with the predictions on most items warn;
+- an ROC AUC whose whole interval lies below 0.5 warns about a swapped positive class;
+- an AP interval never excludes its own estimate (the wrong-positive-class case);
+- a paired comparison favours a system only where the interval and the Holm test agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import clfmetrics as cm
+
+
+@pytest.fixture(scope="module")
+def binary():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(0.5 + (y - 0.5) * 0.7 + rng.normal(0, 0.15, 300), 0, 1)  # a good ranking
+    pred = (p >= 0.5).astype(int)
+    return y, pred, p
+
+
+def test_scores_of_the_other_class_warn_twice_and_keep_ap_honest(binary):
+    y, pred, p = binary
+    r = cm.report(y, pred, scores=p, pos_label=0, size=300)
+    auc, ap = r.scores.ranking[0]
+    assert auc.high < 0.5
+    assert any("did you swap the positive class or the columns?" in w for w in r.warnings)
+    assert any("differs from the predictions on" in w for w in r.warnings)
+    assert ap.low <= ap.estimate <= ap.high
+    right = cm.report(y, pred, scores=p, size=300)
+    assert not any("swap" in w or "differs from the predictions" in w for w in right.warnings)
+
+
+def test_the_ap_interval_is_centred_where_the_resamples_miss_the_estimate():
+    from clfmetrics._report_scores import _centred
+    from clfmetrics.uncertainty import Interval
+
+    moved = _centred(Interval(0.219, 0.221, 0.223, 0.95, "percentile"))  # issue 26's case
+    assert (moved.low, moved.high) == pytest.approx((0.218, 0.220))
+    assert moved.method == "percentile, centred on the estimate"
+    inside = Interval(0.5, 0.4, 0.6, 0.95, "percentile")
+    assert _centred(inside) is inside
+
+
+def test_proba_columns_in_the_wrong_order_warn():
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 400)
+    proba = rng.dirichlet(np.ones(3), 400)
+    proba[np.arange(400), y] += 2
+    proba /= proba.sum(axis=1, keepdims=True)
+    pred = proba.argmax(axis=1)
+    good = cm.report(y, pred, scores=proba, size=200)
+    assert not any("differs from the predictions" in w for w in good.warnings)
+    bad = cm.report(y, pred, scores=proba[:, [1, 2, 0]], size=200)
+    (w,) = [w for w in bad.warnings if "differs from the predictions" in w]
+    assert "100% of the items" in w and "class order (0 1 2)" in w
+
+
+def _pair(seed, n=60):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    a = np.where(rng.random(n) < 0.85, y, 1 - y)
+    b = np.where(rng.random(n) < 0.72, y, 1 - y)
+    return y, a, b
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_verdicts_follow_the_interval_and_the_holm_test(seed):
+    c = cm.compare(*_pair(seed), size=2000, rng=0)
+    for k, verdict in c.verdicts().items():
+        if k == "delta_f1":
+            continue
+        iv = c.differences[k]
+        decided = (iv.low > 0 or iv.high < 0) and c.pvalues_holm[k] < 0.05
+        assert (verdict != "undecided") == decided
+        if decided:
+            assert verdict == ("A" if iv.low > 0 else "B")
+    listed = {d["metric"] for d in c.disagreements() if d["test"].startswith("Holm")}
+    for k in c.pvalues_holm:
+        iv = c.differences[k]
+        assert (k in listed) == ((iv.low > 0 or iv.high < 0) != (c.pvalues_holm[k] < 0.05))
+
+
+def test_an_interval_alone_does_not_decide():
+    """Seed 2: macro F1's interval excludes 0 but its Holm-adjusted p does not reach 0.05."""
+    c = cm.compare(*_pair(2), size=2000, rng=0)
+    iv = c.differences["macro_f1"]
+    assert iv.low > 0 and c.pvalues_holm["macro_f1"] >= 0.05
+    assert c.verdicts()["macro_f1"] == "undecided"
+    assert "favours a system only where the interval and the Holm-adjusted test both decide" in (
+        " ".join(str(c).split())
+    )
+
+
+def test_macro_one_vs_rest_auc_equals_scikit_learn():
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 4, 500)
+    proba = rng.dirichlet(np.ones(4), 500)
+    proba[np.arange(500), y] += 0.4
+    proba = np.round(proba / proba.sum(axis=1, keepdims=True), 2)  # ties, as files have them
+    proba /= proba.sum(axis=1, keepdims=True)
+    r = cm.report(y, proba.argmax(axis=1), scores=proba, size=300)
+    iv = r.scores.macro_auc
+    want = roc_auc_score(y, proba, multi_class="ovr", average="macro")
+    assert iv.estimate == pytest.approx(want, abs=1e-12)
+    assert iv.low < iv.estimate < iv.high
+    assert r.to_dict()["scores"]["roc_auc_macro_ovr"]["estimate"] == iv.estimate
+    assert "macro (one-vs-rest)" in str(r) and "Their macro average" in r.reporting_block()
+    # weights of whole items: a resample's AUC equals scikit-learn's on the repeated items
+    from clfmetrics._macro_auc import macro_auc
+
+    w = rng.integers(0, 3, 500).astype(float)
+    w[[np.flatnonzero(y == k)[0] for k in range(4)]] += 1  # every class stays present
+    items = np.repeat(np.arange(500), w.astype(int))
+    got = macro_auc(y, proba, w[None])[0]
+    assert got == pytest.approx(roc_auc_score(y[items], proba[items], multi_class="ovr"))
+
+
+def test_balanced_accuracy_is_macro_recall_by_name():
+    from sklearn.metrics import balanced_accuracy_score
+
+    y, a, _ = _pair(1)
+    m = cm.confusion_matrix(y, a)
+    iv = cm.interval("balanced_accuracy", m, size=200, rng=0)
+    assert iv == cm.interval("macro_recall", m, size=200, rng=0)
+    assert iv.estimate == pytest.approx(balanced_accuracy_score(y, a))
+    with pytest.raises(ValueError, match="balanced_accuracy"):
+        cm.interval("balanced", m)
