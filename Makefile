@@ -63,8 +63,17 @@ $(CHROMIUM):
 serve: book
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
 
-bench: $(STAMP)
+# The full bench audits pages with Lighthouse (npm, pinned in benchmarks/package.json) in
+# Debian's Chromium; npm comes from Debian when missing.
+NPM := /usr/bin/npm
+
+bench: $(STAMP) $(CHROMIUM) $(if $(QUICK),,$(NPM))
 	$(BIN)/python benchmarks/run.py $(if $(QUICK),--quick)
+
+$(NPM):
+	@echo "Installing Debian's nodejs and npm for Lighthouse (make bench)"
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm
 
 clean:
 	rm -rf _build

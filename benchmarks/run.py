@@ -6,7 +6,8 @@ what ``make test`` checks). Prints a table and writes ``benchmarks/results.json`
 The machine is shared and noisy, so every timing is repeated and reported as
 median and spread (min-max), and the library is judged by *ratios* measured in
 the same run: each metric's time over one read pass of the same stack
-(``stack.sum()``), the memory floor.
+(``stack.sum()``), the memory floor. The full run also audits four of the built
+book's pages with Lighthouse beside a bare Jupyter Book page (bench_lighthouse.py).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from bench_auc import bench_auc
 from bench_bands import bench_bands
 from bench_curves import bench_curves
 from bench_intervals import bench_intervals
+from bench_lighthouse import bench_lighthouse
 from bench_pages import bench_pages
 from bench_scale import bench_scale
 from bench_widgets import bench_widgets
@@ -291,6 +293,8 @@ def main(argv=None) -> int:
     }
     if not args.quick:
         results["cached_rebuild"] = bench_cached_rebuild()
+        # Lighthouse needs the built book, so it runs after the rebuild (minutes: not in --quick)
+        results["lighthouse"] = bench_lighthouse()
         plot_growth(results["growth"], ROOT / "benchmarks" / "cost_growth.png")
     print_table("library throughput (ratio = time / one stack.sum())", results["throughput"])
     print_table("per problem versus scikit-learn", results["vs_sklearn"])
@@ -312,6 +316,12 @@ def main(argv=None) -> int:
     print_table("paired comparison at scale (fresh process each)", results["scale"])
     if "cached_rebuild" in results:
         print_table("cached rebuild", [results["cached_rebuild"]])
+    lighthouse = results.get("lighthouse", {})
+    print_table(
+        "Lighthouse, mobile, gzipped loopback (goals: a11y/BP 100, SEO >= 95, "
+        "performance within 10 of the bare page)",
+        lighthouse.get("pages", []),
+    )
     Path(args.output).write_text(json.dumps(results, indent=2))
     print(f"\nwrote {args.output}")
     return 0

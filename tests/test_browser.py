@@ -3,7 +3,8 @@
 The built HTML is served by ``http.server`` on 127.0.0.1. The sandbox has no
 internet, so MathJax (which the pages load from a CDN) is answered from the
 MathJax 3 files of the ``django-static-mathjax`` wheel, and every other
-non-local request is aborted; only local requests must all succeed. Screenshots
+non-local request is aborted and recorded: a page may ask no other site for
+anything (issue 25), and every local request must succeed. Screenshots
 of every page go to ``_build/screenshots/``.
 """
 
@@ -31,6 +32,20 @@ PAGES = [
 ]
 PAGE_TIMEOUT_MS = 120_000
 MATH_PAGES = {"chapters/notation.html", "chapters/01-confusion-matrix.html"}
+LOAD_ALL_IMAGES = """async () => {
+    const images = [...document.querySelectorAll('img[loading="lazy"]')];
+    images.forEach(img => { img.loading = 'eager'; });
+    await Promise.all(images.map(img => img.complete ? null
+        : new Promise(done => { img.addEventListener('load', done);
+                                img.addEventListener('error', done); })));
+}"""
+TYPESET_ALL = """async () => {
+    if (!window.MathJax || !MathJax.startup || !MathJax.startup.promise) return false;
+    await MathJax.startup.promise;
+    const doc = MathJax.startup.document;
+    if (doc.lazyTypesetAll) await doc.lazyTypesetAll();
+    return Boolean(doc.lazyTypesetAll);
+}"""
 
 
 def _mathjax_dir() -> Path:
@@ -58,8 +73,11 @@ class PageVisit:
         self.page = self.context.new_page()
         self.console_errors: list[str] = []
         self.failed_local: list[str] = []
+        self.outside: list[str] = []  # requests to other sites than MathJax's CDN
         self.base = base
         self.page.on("console", self._on_console)
+        # An uncaught exception (a SyntaxError in an inline script) is not a console message.
+        self.page.on("pageerror", self._on_page_error)
         self.page.on("requestfailed", self._on_failed)
         self.page.on("response", self._on_response)
         self.page.route("**/*", self._route)
@@ -75,6 +93,8 @@ class PageVisit:
             local = _mathjax_dir() / match.group("path")
             if local.is_file():
                 return route.fulfill(path=str(local))
+        else:
+            self.outside.append(url)
         return route.abort()  # the sandbox is offline: no other host is reachable
 
     def _is_local(self, url: str | None) -> bool:
@@ -87,6 +107,9 @@ class PageVisit:
         if "Failed to load resource" in msg.text and not self._is_local(url):
             return  # an aborted external request (fonts, thebe, ...), not a page error
         self.console_errors.append(f"{msg.text} @ {url}")
+
+    def _on_page_error(self, error):
+        self.console_errors.append(f"uncaught {error}")
 
     def _on_failed(self, request):
         if self._is_local(request.url):
@@ -128,6 +151,12 @@ def visit(browser, site):
                     " && document.querySelectorAll('mjx-container').length > 0",
                     timeout=30_000,
                 )
+            # MathJax typesets a formula only when it scrolls into view (ui/lazy, for phones);
+            # the checks below look at every formula, so typeset them all first, as a
+            # browser does before printing.
+            page_visit.page.evaluate(TYPESET_ALL)
+            # Figures below the first load lazily (as the reader scrolls); load them all now.
+            page_visit.page.evaluate(LOAD_ALL_IMAGES)
             name = path.replace("/", "_").removesuffix(".html")
             page_visit.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
             loaded[path] = page_visit
@@ -145,10 +174,13 @@ pytestmark = pytest.mark.slow
 
 @pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_pages_load_without_console_errors_or_failed_requests(visit, path):
-    """Every page loads with no JavaScript error and every local request succeeds."""
+    """Every page loads with no JavaScript error (console error or uncaught exception, such
+    as a constant declared twice), every local request succeeds, and the page asks no other
+    site for anything but MathJax (issue 25: no require.js, no widget manager, no thebe)."""
     loaded = visit(path)
     assert not loaded.console_errors, f"{path}: {loaded.console_errors}"
     assert not loaded.failed_local, f"{path}: {loaded.failed_local}"
+    assert not loaded.outside, f"{path}: requests to other sites {loaded.outside}"
 
 
 @pytest.mark.parametrize("path", [_page_param(path) for path in sorted(MATH_PAGES)])
@@ -158,6 +190,30 @@ def test_math_is_rendered(visit, path):
     count = page.locator("mjx-container").count()
     assert count >= 5, f"{path}: only {count} rendered formulas"
     assert page.locator("mjx-merror").count() == 0, f"{path}: MathJax reported an error"
+
+
+@pytest.mark.parametrize("path", [_page_param("chapters/04-two-macro-f1.html")])
+def test_formulas_are_typeset_as_they_scroll_into_view(browser, site, path):
+    """MathJax typesets only the formulas in view (ui/lazy; a chapter holds hundreds, and
+    typesetting all at load kept a phone busy for seconds): few are typeset at first, and
+    the last one is once the reader scrolls to it."""
+    loaded = PageVisit(browser, site, path)
+    try:
+        page = loaded.page
+        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        page.evaluate("async () => { await MathJax.startup.promise; }")
+        total = page.locator("mjx-container").count()
+        typeset = page.locator("mjx-container mjx-math").count()
+        assert total > 100 and typeset < total / 2, (total, typeset)
+        page.locator("mjx-container").last.scroll_into_view_if_needed()
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('mjx-container')].pop()"
+            ".querySelector('mjx-math') !== null",
+            timeout=30_000,
+        )
+        assert not loaded.console_errors, loaded.console_errors
+    finally:
+        loaded.close()
 
 
 # A display formula wider than its column must scroll, not run under the margin.

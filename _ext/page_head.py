@@ -1,0 +1,200 @@
+"""What each page's ``<head>`` asks for: nothing from another site but MathJax, and a
+description.
+
+- **Widget state.** nbclient saves the state of every ipywidget a chapter creates into the
+  notebook's metadata, and myst-nb then embeds it and loads ``require.js`` and the
+  ipywidgets HTML manager from two CDNs (``nb_ipywidgets_js``). The chapters create their
+  explorers but show only their static figure and the page version (``_static/explorers.js``):
+  no widget *view* is on any page, so the state would render nothing (and the manager
+  version myst-nb pins cannot read ipywidgets 8 state anyway). A page that shows no widget
+  view gets neither the state nor those scripts.
+- **Thebe.** The built pages list the inline configuration scripts of sphinx-thebe and
+  sphinx-togglebutton twice (a second copy further down the head), so every page declared
+  ``const THEBE_JS_URL`` twice: a SyntaxError logged on every page. Each inline script is
+  kept once.
+- **Page scripts and styles.** Jupyter Book adds every file of ``_static`` to every page. The
+  page explorers' files (``explorers.js``, ``clfmetrics.js``, ``explorers.css``) and the
+  self-checks' (``selfcheck.js``, ``selfcheck.css``) stay only on the pages that use them.
+  Every local script but ``documentation_options.js`` (which the head's inline scripts use at
+  once) loads with ``defer``: they all wait for ``DOMContentLoaded`` anyway, and ``defer``
+  keeps their order (not on the search page, whose search scripts run at once and need
+  ``doctools.js`` first). The theme's search scripts (the whole book's index among them) get
+  ``defer`` too, once the pages are written. None of them blocks the first paint.
+- **Description.** Every page gets ``<meta name="description">``: the front matter's
+  ``description`` when there is one, else the page's first paragraph of prose (shortened to
+  about 160 characters); pages without a body (index, search) get the book's.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from docutils import nodes
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: _static file -> the marker in a page's body that says the page uses it.
+PAGE_ASSETS = {
+    "explorers.js": "clf-page-explorer",
+    "clfmetrics.js": "clf-page-explorer",
+    "explorers.css": "clf-page-explorer",
+    "selfcheck.js": "clf-selfcheck",
+    "selfcheck.css": "clf-selfcheck",
+}
+#: The one local script that inline scripts of the head use at once (DOCUMENTATION_OPTIONS);
+#: every other local script waits for DOMContentLoaded anyway, so it may load with ``defer``.
+BLOCKING = {"documentation_options.js"}
+#: The theme writes these into every page's head without ``defer``; the search box uses
+#: them only once the reader types (searchindex.js holds the whole book's index).
+SEARCH_SCRIPTS = ("_static/searchtools.js", "_static/language_data.js", "searchindex.js")
+DESCRIPTION_LENGTH = 160
+#: Paragraphs inside these are asides, captions or output, not the page's opening prose.
+NOT_PROSE = (
+    nodes.Admonition,
+    nodes.caption,
+    nodes.legend,
+    nodes.footnote,
+    nodes.citation,
+    nodes.table,
+    nodes.topic,
+    nodes.sidebar,
+    nodes.field_list,
+    nodes.docinfo,
+)
+
+
+def _drop_unshown_widget_state(app, doctree) -> None:
+    """Forget the ipywidgets state and CDN scripts myst-nb registered, if no view is shown."""
+    if any(WIDGET_VIEW in node.astext() for node in doctree.findall(nodes.raw)):
+        return
+    page = getattr(app.env, "nb_metadata", {}).get(app.env.docname, {})
+    scripts = page.get("js_files", {})
+    for key in [k for k in scripts if k.startswith("ipywidgets_")]:
+        del scripts[key]
+
+
+def _asset_name(asset) -> str:
+    return str(getattr(asset, "filename", asset) or "").rsplit("/", 1)[-1].split("?", 1)[0]
+
+
+def _trim_scripts_and_styles(context: dict, defer: bool) -> None:
+    body = context.get("body", "")
+    scripts, styles = context.get("script_files"), context.get("css_files")
+    seen_inline: set[str] = set()
+    kept = []
+    for script in scripts or []:
+        name = _asset_name(script)
+        if name in PAGE_ASSETS and PAGE_ASSETS[name] not in body:
+            continue
+        inline = script.attributes.get("body") if not script.filename else None
+        if inline is not None:
+            if inline in seen_inline:
+                continue
+            seen_inline.add(inline)
+        local = script.filename and "://" not in script.filename
+        if (
+            defer
+            and local
+            and name not in BLOCKING
+            and not {"async", "defer"} & set(script.attributes)
+        ):
+            # a copy: the same asset object is shared by every page (the search page too)
+            script = type(script)(
+                script.filename,
+                priority=script.priority,
+                **{**script.attributes, "defer": "defer"},
+            )
+        kept.append(script)
+    if scripts is not None:
+        scripts[:] = kept
+    if styles is not None:
+        styles[:] = [
+            s
+            for s in styles
+            if _asset_name(s) not in PAGE_ASSETS or PAGE_ASSETS[_asset_name(s)] in body
+        ]
+
+
+def _is_prose(paragraph: nodes.paragraph) -> bool:
+    parent = paragraph.parent
+    while parent is not None:
+        if isinstance(parent, NOT_PROSE):
+            return False
+        if isinstance(parent, nodes.container) and (
+            "cell_output" in parent.get("classes", []) or "cell" in parent.get("classes", [])
+        ):
+            return False
+        parent = parent.parent
+    return True
+
+
+def _shorten(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) <= DESCRIPTION_LENGTH:
+        return text
+    cut = text[: DESCRIPTION_LENGTH - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def page_description(doctree, metadata: dict) -> str | None:
+    """The front matter's ``description``, else the first paragraph of prose without math."""
+    if metadata.get("description"):
+        return _shorten(str(metadata["description"]))
+    if doctree is None:
+        return None
+    paragraphs = [p for p in doctree.findall(nodes.paragraph) if _is_prose(p)]
+    plain = [p for p in paragraphs if not any(p.findall(nodes.math)) and len(p.astext()) >= 60]
+    chosen = (plain or paragraphs or [None])[0]
+    return _shorten(chosen.astext()) if chosen is not None else None
+
+
+def _add_description(app, pagename, templatename, context, doctree) -> None:
+    if app.builder.format != "html":
+        return
+    remembered = app.env.__dict__.setdefault("clf_descriptions", {})
+    text = page_description(doctree, app.env.metadata.get(pagename, {}))
+    if text:
+        remembered[pagename] = text
+    else:
+        root = app.config.root_doc
+        text = remembered.get(root) or page_description(
+            app.env.get_doctree(root), app.env.metadata.get(root, {})
+        )
+    metatags = context.get("metatags", "")
+    if text and 'name="description"' not in metatags:
+        tag = f'<meta name="description" content="{html.escape(text, quote=True)}" />\n'
+        context["metatags"] = metatags + tag
+    # The search page runs its search scripts at once, and they need doctools.js first.
+    _trim_scripts_and_styles(context, defer=pagename != "search")
+
+
+def defer_search_scripts(page_html: str) -> str:
+    """``page_html`` with the theme's search scripts loading after the document is parsed."""
+    for name in SEARCH_SCRIPTS:
+        page_html = re.sub(
+            r'<script src="((?:\.\./)*' + re.escape(name) + r')"></script>',
+            r'<script defer src="\1"></script>',
+            page_html,
+        )
+    return page_html
+
+
+def _defer_search(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        if page.name == "search.html":  # the search page needs its index at once
+            continue
+        text = page.read_text(encoding="utf-8")
+        deferred = defer_search_scripts(text)
+        if deferred != text:
+            page.write_text(deferred, encoding="utf-8")
+
+
+def setup(app):
+    app.connect("doctree-read", _drop_unshown_widget_state)
+    app.connect("build-finished", _defer_search)
+    # after myst-nb (priority 500) has added a page's own scripts
+    app.connect("html-page-context", _add_description, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
