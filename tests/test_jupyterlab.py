@@ -210,6 +210,11 @@ def test_explorer_comes_alive_in_the_kernel(browser, lab):
     context, page = _open(browser, lab, EXPLORER_CHAPTER)
     try:
         page.wait_for_selector(".jp-Notebook .jp-CodeCell")
+        # Run All before the kernel is up skips every cell: wait for "Python 3 ... | Idle".
+        page.wait_for_function(
+            "() => /Idle/.test(document.querySelector('#jp-main-statusbar')?.innerText || '')",
+            polling=500,
+        )
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_text("Run All Cells", exact=True).click()
         cell = page.locator(".jp-CodeCell", has_text="confusion_matrix_explorer(m, LABELS)")
