@@ -7,7 +7,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-DEPS := requirements.txt requirements-book.txt requirements-dev.txt pyproject.toml
+DEPS := requirements.txt requirements-book.txt requirements-dev.txt pyproject.toml \
+	binder/jupyter/jupyter_server_config.py binder/jupyter/labconfig/default_setting_overrides.json
 BUILD_FLAGS := -W -n --keep-going
 PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
@@ -37,6 +38,8 @@ $(STAMP): $(DEPS)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@# Build matplotlib's font cache now, so the first chapter does not print it to stderr.
 	MPLBACKEND=Agg $(BIN)/python -c "import matplotlib.pyplot"
+	@# JupyterLab opens a chapter as a notebook that reads like the page (README).
+	mkdir -p $(VENV)/etc/jupyter && cp -r binder/jupyter/. $(VENV)/etc/jupyter/
 	touch $@
 
 book: $(STAMP)
