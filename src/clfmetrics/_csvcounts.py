@@ -24,6 +24,7 @@ import numpy as np
 
 from ._csvinput import NA_TOKENS, InputError, _label_columns, _missing
 from ._render import count
+from .engines import duckdb_counts
 
 PARQUET = (".parquet", ".pq")
 
@@ -78,8 +79,6 @@ def counted_columns(path: str, label_names: list[str], *, na="error", given=None
     of ``_csvinput`` (messages without line numbers).
     """
     import duckdb
-
-    from .engines import duckdb_counts
 
     con = duckdb.connect()
     rel = _relation(con, path)

@@ -16,27 +16,6 @@ from ._checks import as_confusion
 _NORMAL = NormalDist()
 
 
-def registry() -> dict:
-    """``clfmetrics.METRICS``, the package's metrics by name."""
-    from . import METRICS  # imported at call time: the package imports this module first
-
-    return METRICS
-
-
-def resolve_metric(metric):
-    """The metric as ``(name, function)``; a name is looked up in ``clfmetrics.METRICS``."""
-    METRICS = registry()
-    if isinstance(metric, str):
-        if metric not in METRICS:
-            raise ValueError(f"unknown metric {metric!r}; choose one of {sorted(METRICS)}")
-        return metric, METRICS[metric]
-    if not callable(metric):
-        raise ValueError(
-            f"metric must be a function of a confusion matrix or a name in METRICS; got {metric!r}"
-        )
-    return getattr(metric, "__name__", repr(metric)), metric
-
-
 def scores(func, stack: np.ndarray) -> np.ndarray:
     """The metric of every matrix of a stack, checked to be one number per matrix."""
     values = np.asarray(func(stack), dtype=np.float64)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._auc_uncertainty import ap_interval, auc_interval
 from ._checks import reject_masked
 from ._render import Section, count, fixed, interval_dict, num
 from .reliability import (
@@ -246,8 +247,6 @@ def _plain(iv):
 
 def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng) -> tuple:
     """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
-    from .uncertainty import ap_interval, auc_interval
-
     if is_class.all() or not is_class.any():
         return None, None
     y = is_class.astype(np.int64)

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _resample as rs
 from ._binomial import holm
-from ._intervals import registry
+from ._registry import registry
 from ._render import (
     Rendered,
     Section,

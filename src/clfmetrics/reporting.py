@@ -22,7 +22,7 @@ import inspect
 import numpy as np
 
 from . import _resample as rs
-from ._intervals import registry
+from ._registry import registry
 from ._render import (
     Rendered,
     Section,
