@@ -50,8 +50,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-# Two workers (pytest-xdist): one runs the unit tests while the book builds in the background;
-# the browser tests are spread over both by page (tests/conftest.py explains the grouping).
+# Two workers (pytest-xdist) and the book build in the background: the longest units start
+# first, the tests that read the built book come last, the browser tests spread over both
+# workers by page (tests/conftest.py sets that order and explains the grouping).
 PYTEST_WORKERS ?= 2
 
 test: lint $(CHROMIUM)

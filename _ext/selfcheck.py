@@ -34,293 +34,35 @@ The HTML is a ``<form>`` with a ``<fieldset>`` whose ``<legend>`` is the questio
 paragraph, labelled radio buttons or a labelled text input, a submit button and an
 ``aria-live`` region for the verdict. Any mistake in a directive is a build error naming
 the document, the line and the problem.
+
+This module is the Sphinx extension (the directive and ``setup``). Its parts:
+``selfcheck_parse.py`` reads a directive into a :class:`Spec` (:func:`parse`,
+:func:`read_blocks`), ``selfcheck_check.py`` checks the answer and the options
+(:func:`evaluate`), ``selfcheck_html.py`` holds the nodes and their HTML.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from dataclasses import dataclass, field
-
 from docutils import nodes
 from docutils.parsers.rst import directives
+from selfcheck_check import OPTIONS, SelfCheckError, Spec, evaluate
+from selfcheck_html import (
+    NODES,
+    selfcheck,
+    selfcheck_answer,
+    selfcheck_choice,
+    selfcheck_legend,
+    selfcheck_number,
+    skip,
+)
+from selfcheck_parse import parse, read_blocks
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
-CHOICE = re.compile(r"^- \[(?P<mark>[ xX])\] (?P<text>.*)$")
-NAMESPACE_HELP = "only `cm` (clfmetrics) and `np` (numpy) are in scope, no builtins"
+#: What the tests and the book's pages use of the parts, from the extension's one name.
+__all__ = ["SelfCheckError", "Spec", "evaluate", "parse", "read_blocks", "setup"]
 
-
-class SelfCheckError(ValueError):
-    """A self-check directive that cannot be built (the message says why)."""
-
-
-@dataclass
-class Spec:
-    """One self-check, parsed from its directive: what the page needs to grade it."""
-
-    question: list[str]
-    feedback: str
-    choices: list[str] = field(default_factory=list)
-    correct: int | None = None
-    answer: float | None = None
-    expression: str | None = None
-    digits: int = 3
-    tolerance: float | None = None
-
-    @property
-    def kind(self) -> str:
-        return "choice" if self.choices else "number"
-
-    def shown_answer(self) -> str:
-        return f"{self.answer:.{self.digits}f}"
-
-
-def evaluate(expression: str) -> float:
-    """The value of an ``:answer:`` expression, with only ``cm`` and ``np`` in scope."""
-    import numpy as np
-
-    import clfmetrics as cm
-
-    try:
-        value = eval(expression, {"__builtins__": {}}, {"cm": cm, "np": np})
-    except Exception as error:  # any failure of the author's expression is reported
-        raise SelfCheckError(
-            f":answer: {expression!r} failed ({type(error).__name__}: {error}); {NAMESPACE_HELP}"
-        ) from error
-    try:
-        number = float(np.asarray(value, dtype=float))
-    except (TypeError, ValueError) as error:
-        raise SelfCheckError(
-            f":answer: {expression!r} gave {value!r}, not a single number"
-        ) from error
-    if not math.isfinite(number):
-        raise SelfCheckError(f":answer: {expression!r} gave {number}, not a finite number")
-    return number
-
-
-def _nonnegative_int(name: str, text: str) -> int:
-    if not re.fullmatch(r"\d+", text.strip()):
-        raise SelfCheckError(f":{name}: must be a whole number >= 0, not {text!r}")
-    return int(text)
-
-
-def parse(options: dict[str, str], content: list[str]) -> Spec:
-    """Check a directive's options and content and return its :class:`Spec`.
-
-    ``options`` maps option names to their raw text; ``content`` is the directive's body,
-    line by line. Raises :class:`SelfCheckError` with a message for the author.
-    """
-    unknown = sorted(set(options) - set(OPTION_SPEC))
-    if unknown:
-        raise SelfCheckError(f"unknown option(s) {unknown}; allowed: {sorted(OPTION_SPEC)}")
-    feedback = (options.get("feedback") or "").strip()
-    if not feedback:
-        raise SelfCheckError(":feedback: is required: a sentence that explains the answer")
-    lines = list(content)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    choices, marks = [], []
-    while lines and CHOICE.match(lines[-1]):
-        match = CHOICE.match(lines.pop())
-        choices.insert(0, match["text"].strip())
-        marks.insert(0, match["mark"] != " ")
-    question = lines
-    while question and not question[-1].strip():
-        question.pop()
-    if not any(line.strip() for line in question):
-        raise SelfCheckError("the question is missing: write it as the directive's content")
-    if any(line.lstrip().startswith("- [") for line in question):
-        raise SelfCheckError(
-            "choices must form one list at the end, one `- [ ] text` or `- [x] text` a line"
-        )
-    spec = Spec(question=question, feedback=feedback)
-    if choices:
-        if "answer" in options or "tolerance" in options or "digits" in options:
-            raise SelfCheckError(
-                "a multiple-choice question takes no :answer:, :digits: or :tolerance: "
-                "(mark the right choice `- [x]`)"
-            )
-        if len(choices) < 2:
-            raise SelfCheckError("a multiple-choice question needs at least two choices")
-        if sum(marks) != 1:
-            raise SelfCheckError(f"exactly one choice must be marked `- [x]`, found {sum(marks)}")
-        if not all(choices):
-            raise SelfCheckError("a choice is empty")
-        spec.choices, spec.correct = choices, marks.index(True)
-        return spec
-    expression = (options.get("answer") or "").strip()
-    if not expression:
-        raise SelfCheckError(
-            "a question without choices needs :answer: (an expression computing the "
-            "number; " + NAMESPACE_HELP + ") or a `- [x]` list of choices"
-        )
-    spec.expression = expression
-    spec.answer = evaluate(expression)
-    if "digits" in options:
-        spec.digits = _nonnegative_int("digits", options["digits"])
-        if spec.digits > 6:
-            raise SelfCheckError(f":digits: must be at most 6, not {spec.digits}")
-    if "tolerance" in options:
-        try:
-            spec.tolerance = float(options["tolerance"])
-        except ValueError:
-            raise SelfCheckError(
-                f":tolerance: must be a number, not {options['tolerance']!r}"
-            ) from None
-        if not (math.isfinite(spec.tolerance) and spec.tolerance >= 0):
-            raise SelfCheckError(f":tolerance: must be >= 0, not {options['tolerance']!r}")
-    else:
-        spec.tolerance = 0.5 * 10.0**-spec.digits
-    return spec
-
-
-FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,}|:{3,})(?P<info>.*)$")
-
-
-def read_blocks(text: str) -> list[tuple[int, dict[str, str], list[str]]]:
-    """Every ``{selfcheck}`` block of a MyST source: (line number, options, content).
-
-    For the tests, which check the chapter sources without building them. A block shown
-    inside another fence (an example in a code block) is not a self-check.
-    """
-    blocks, lines, i = [], text.splitlines(), 0
-    while i < len(lines):
-        match = FENCE.match(lines[i])
-        if not match:
-            i += 1
-            continue
-        start, fence, body = i + 1, match["fence"], []
-        i += 1
-        while i < len(lines) and lines[i].rstrip() != fence:
-            body.append(lines[i])
-            i += 1
-        i += 1
-        if match["info"].strip() != "{selfcheck}":
-            continue
-        options = {}
-        while body and body[0].startswith(":"):
-            key, _, value = body.pop(0)[1:].partition(":")
-            options[key.strip()] = value.strip()
-        blocks.append((start, options, body))
-    return blocks
-
-
-# --- docutils nodes and their HTML -------------------------------------------------------
-
-
-class selfcheck(nodes.General, nodes.Element):
-    """The form; attributes: kind, ident, correct or answer/tolerance/digits."""
-
-
-class selfcheck_legend(nodes.General, nodes.TextElement):
-    """The question's first paragraph, inside the fieldset's legend."""
-
-
-class selfcheck_choice(nodes.General, nodes.TextElement):
-    """One radio button and its label."""
-
-
-class selfcheck_number(nodes.General, nodes.Element):
-    """The labelled text input for a number."""
-
-
-class selfcheck_answer(nodes.General, nodes.Element):
-    """The folded answer and its explanation (also the page without JavaScript)."""
-
-
-def _attr(value) -> str:
-    return str(value).replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-
-
-def visit_selfcheck(self, node):
-    data = {"kind": node["kind"]}
-    if node["kind"] == "choice":
-        data["correct"] = node["correct"]
-    else:
-        data.update(
-            answer=repr(node["answer"]), tolerance=repr(node["tolerance"]), digits=node["digits"]
-        )
-    attrs = " ".join(f'data-{k}="{_attr(v)}"' for k, v in data.items())
-    ident = node["ident"]
-    described = f' aria-describedby="{ident}-context"' if node.get("described") else ""
-    self.body.append(
-        # without JavaScript there is nothing to check: the button stays hidden, and a
-        # reply sent with Enter only reloads the page at this question
-        f'<form class="clf-selfcheck" id="{ident}" action="#{ident}" {attrs} novalidate>'
-        f"<fieldset{described}>"
-    )
-
-
-def depart_selfcheck(self, node):
-    self.body.append("</form>")
-
-
-def visit_legend(self, node):
-    self.body.append('<legend><span class="clf-sc-tag">Self-check.</span> ')
-
-
-def depart_legend(self, node):
-    self.body.append("</legend>")
-
-
-def visit_choice(self, node):
-    ident = f"{node['form']}-{node['index']}"
-    self.body.append(
-        f'<div class="clf-sc-choice"><input type="radio" id="{ident}" '
-        f'name="{node["form"]}" value="{node["index"]}"><label for="{ident}">'
-    )
-
-
-def depart_choice(self, node):
-    self.body.append("</label></div>")
-
-
-def visit_number(self, node):
-    ident = node["form"]
-    digits = node["digits"]
-    how = "a whole number" if digits == 0 else f"to {digits} decimal{'s' * (digits > 1)}"
-    self.body.append(
-        f'<div class="clf-sc-number"><label for="{ident}-input">Your answer ({how})</label> '
-        f'<input type="text" inputmode="decimal" autocomplete="off" id="{ident}-input" '
-        f'name="{ident}-input"></div>'
-    )
-
-
-def depart_number(self, node):
-    pass
-
-
-def visit_answer(self, node):
-    # the answer is the form's last child: the question's fieldset ends here, the button
-    # and the verdict come next, then the folded answer
-    ident = node["form"]
-    self.body.append(
-        "</fieldset>"
-        f'<div class="clf-sc-actions"><button type="submit" hidden>Check</button>'
-        f'<div class="clf-sc-result" id="{ident}-result" role="status" aria-live="polite">'
-        "</div></div>"
-        '<details class="clf-sc-answer"><summary>Show the answer</summary>'
-        '<div class="clf-sc-explain">'
-    )
-
-
-def depart_answer(self, node):
-    self.body.append("</div></details>")
-
-
-def _skip(self, node):
-    raise nodes.SkipNode
-
-
-# --- the directive --------------------------------------------------------------------------
-
-OPTION_SPEC = {
-    "answer": directives.unchanged,
-    "digits": directives.unchanged,
-    "tolerance": directives.unchanged,
-    "feedback": directives.unchanged,
-}
+OPTION_SPEC = dict.fromkeys(OPTIONS, directives.unchanged)
 
 
 def _inline(paragraph: nodes.Element) -> list[nodes.Node]:
@@ -398,14 +140,8 @@ class SelfCheckDirective(SphinxDirective):
 
 def setup(app):
     app.add_directive("selfcheck", SelfCheckDirective)
-    for node, visit, depart in [
-        (selfcheck, visit_selfcheck, depart_selfcheck),
-        (selfcheck_legend, visit_legend, depart_legend),
-        (selfcheck_choice, visit_choice, depart_choice),
-        (selfcheck_number, visit_number, depart_number),
-        (selfcheck_answer, visit_answer, depart_answer),
-    ]:
+    for node, visit, depart in NODES:
         app.add_node(
-            node, html=(visit, depart), latex=(_skip, None), text=(_skip, None), man=(_skip, None)
+            node, html=(visit, depart), latex=(skip, None), text=(skip, None), man=(skip, None)
         )
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -10,6 +10,18 @@ the workers of one run (under the run's base temporary directory) and by no othe
 Tests are grouped for ``--dist loadgroup``: a test file is one unit of work (its module
 fixtures, such as the coursework's ``otter assign``, run once), except where a file groups
 its own tests more finely (the browser tests group by page).
+
+The units are handed out in the order of the collected items, which this file sets (and
+xdist's own reordering, by the number of tests in a unit, is switched off: it put the
+single-test units that take a minute or more, such as the Binder simulation, at the very
+end, where one worker ran them while the other had nothing left to do):
+
+1. the longest units that need no book (``LONGEST_FIRST``), longest first, so that they run
+   while the book builds;
+2. every other unit that needs no book, in file order;
+3. the units that read the built book (``built_html``): by then the build has long ended,
+   and they are small (one page each for the browser tests), which keeps the two workers
+   finishing together.
 """
 
 from __future__ import annotations
@@ -36,6 +48,15 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: The units that take longest and need no book, longest first (seconds of a full run on a
+#: loaded two-core machine). Started first, each overlaps the book build and the other worker.
+LONGEST_FIRST = (
+    "tests/test_binder_simulation.py",  # a fresh venv from binder/, two chapters: ~90 s
+    "tests/test_coursework.py",  # otter assign on every chapter, one grading run: ~75 s
+    "tests/test_bench.py",  # make bench QUICK=1, Chromium included: ~50 s
+    "tests/test_selfcheck.py",  # tiny Sphinx builds, Chromium
+    "tests/test_engines_spark.py",  # the JVM starts: ~17 s
+)
 BUILD_TIMEOUT = 900  # seconds; a cold build takes about two minutes on an idle two-core machine
 
 
@@ -78,15 +99,60 @@ def _start_build(config: pytest.Config) -> None:
         (folder / "started").write_text(str(process.pid))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config.option, "loadscopereorder", False):
+        config.option.loadscopereorder = False  # keep the order set below (module docstring)
+
+
+def _group(item: pytest.Item) -> str:
+    """The item's unit of work, named as xdist's loadgroup names it."""
+    names = {
+        str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+        for mark in item.iter_markers("xdist_group")
+    }
+    return "_".join(sorted(names))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    needs_book = {_group(i) for i in items if "built_html" in getattr(i, "fixturenames", ())}
+
+    def rank(group: str) -> tuple[int, int]:
+        if group in LONGEST_FIRST:
+            return 0, LONGEST_FIRST.index(group)
+        return (2 if group in needs_book else 1), 0
+
+    items.sort(key=lambda item: rank(_group(item)))  # stable: file order within a rank
+    if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
+        _name_groups(items)
+
+
+def _name_groups(items: list[pytest.Item]) -> None:
+    """Append ``@group`` to each node id, where pytest 9.2 reads it.
+
+    The controller learns a test's group from that suffix alone. pytest-xdist 3.8 writes it
+    into ``item._nodeid``, which pytest 9.2 no longer reads (its node ids are structured,
+    ``item._id``), so every test became a unit of its own: module fixtures such as the
+    coursework's ``otter assign`` ran once on each worker, and a page's browser tests were
+    spread over both (pytest-xdist issue 1386). Older pytest needs nothing: xdist's own hook
+    does it.
+    """
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # pytest < 9.2
+        return
+    for item in items:
+        if isinstance(getattr(item, "_id", None), NodeId) and "@" not in item.nodeid:
+            item._id = NodeId.parse(f"{item.nodeid}@{_group(item)}")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the build only if a selected test needs it (after -m and -k have deselected)."""
+    if session.config.option.collectonly:
+        return
     if any("built_html" in getattr(item, "fixturenames", ()) for item in session.items):
         _start_build(session.config)
 

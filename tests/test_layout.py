@@ -10,11 +10,17 @@ The layers (``src/clfmetrics/README.md`` draws them):
 
 ``coursework/`` stands apart: it reads chapters and grades notebooks, and imports no
 other part of the package. An import may point down the layers, never up.
+
+Every import of the package's own modules happens when the module is loaded, never inside a
+function (a lazy import of an optional third-party package such as scipy or duckdb is fine),
+and the graph of those imports has no cycle: each shared piece (``_interval.Interval``,
+``_registry.METRICS``) sits below everything that uses it.
 """
 
 from __future__ import annotations
 
 import ast
+import graphlib
 import subprocess
 import sys
 import textwrap
@@ -94,6 +100,73 @@ def _imports(path: Path, *, top_level_only: bool):
             yield name, node.lineno
 
 
+def _own_imports(path: Path, tree: ast.AST, *, in_functions: bool):
+    """(name, line) of each import of the package in ``tree``, those inside function bodies
+    (``in_functions=True``) or those run when the module loads (class bodies and ``if``
+    blocks included). ``from .m import x`` gives ``clfmetrics.m.x``: x may be a module."""
+    scopes = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+    def visit(node, inside):
+        for child in ast.iter_child_nodes(node):
+            nested = inside or isinstance(child, scopes)
+            if isinstance(child, ast.Import | ast.ImportFrom) and nested == in_functions:
+                yield child
+            yield from visit(child, nested)
+
+    base = _package_of(path)
+    for node in visit(tree, False):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            start = base[: len(base) - node.level + 1] if node.level else []
+            module = ".".join(start + ([node.module] if node.module else []))
+            names = [f"{module}.{alias.name}" for alias in node.names]
+        for name in names:
+            if name.split(".")[0] == "clfmetrics":
+                yield name, node.lineno
+
+
+def _module_name(path: Path) -> str:
+    parts = ["clfmetrics", *path.relative_to(PACKAGE).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _resolve(name: str, modules: set[str]) -> str:
+    """The module an imported name lives in (``clfmetrics.METRICS`` -> ``clfmetrics``)."""
+    parts = name.split(".")
+    while ".".join(parts) not in modules:
+        parts.pop()
+    return ".".join(parts)
+
+
+def _import_graph(paths) -> dict[str, set[str]]:
+    """Module -> the package's modules it loads at import time.
+
+    Importing ``a.b.c`` also runs the packages ``a.b`` and ``a``; those are edges too,
+    except for the importer's own enclosing packages, which Python runs before it."""
+    names = {_module_name(p): p for p in paths}
+    graph = {}
+    for name, path in names.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own = {name.rsplit(".", k)[0] for k in range(1, name.count(".") + 1)}
+        edges = set()
+        for imported, _ in _own_imports(path, tree, in_functions=False):
+            target = _resolve(imported, set(names))
+            edges.add(target)
+            parents = {target.rsplit(".", k)[0] for k in range(1, target.count(".") + 1)}
+            edges |= parents - own
+        graph[name] = edges - {name}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    try:
+        tuple(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as err:
+        return err.args[1]
+    return None
+
+
 def _target_part(name: str) -> str | None:
     parts = name.split(".")
     if parts[0] != "clfmetrics":
@@ -137,6 +210,60 @@ def test_library_modules_import_only_numpy_and_the_standard_library(path):
             f"{path.name}:{line} imports {name} at module level; import it inside the "
             "function that needs it, or move the code into a subpackage"
         )
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_imports_the_package_at_call_time(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    late = [f"line {line}: {name}" for name, line in _own_imports(path, tree, in_functions=True)]
+    assert not late, (
+        f"{path.relative_to(PACKAGE)} imports the package inside a function ({'; '.join(late)}); "
+        "import it at module level, and move what two modules share below both"
+    )
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = _import_graph(_modules())
+    assert graph["clfmetrics.uncertainty"] >= {"clfmetrics._interval", "clfmetrics._intervals"}
+    assert "clfmetrics._registry" in graph["clfmetrics"]
+    assert _cycle(graph) is None, f"an import cycle: {' -> '.join(_cycle(graph))}"
+
+
+def test_the_import_checks_find_what_they_look_for(tmp_path, monkeypatch):
+    """A call-time import and a circle, written out, are found (the checks are not vacuous)."""
+    package = tmp_path / "clfmetrics"
+    (package / "sub").mkdir(parents=True)
+    files = {
+        "__init__.py": "from .a import f\nMETRICS = {}\n",
+        "a.py": "import numpy\nfrom . import b\n\ndef f():\n    import scipy\n    return b\n",
+        "b.py": "def g():\n    from . import METRICS\n    from .sub import c\n",
+        "sub/__init__.py": "",
+        "sub/c.py": "from .. import a\n",
+    }
+    for name, text in files.items():
+        (package / name).write_text(text, encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", package)
+    paths = sorted(package.rglob("*.py"))
+    b = package / "b.py"
+    late = list(_own_imports(b, ast.parse(b.read_text()), in_functions=True))
+    assert late == [("clfmetrics.METRICS", 2), ("clfmetrics.sub.c", 3)]
+    a = package / "a.py"
+    assert list(_own_imports(a, ast.parse(a.read_text()), in_functions=True)) == []
+    graph = _import_graph(paths)
+    assert graph["clfmetrics.sub.c"] == {"clfmetrics.a"}
+    assert _cycle(graph) is None  # b's imports run only when g is called
+    (package / "b.py").write_text("from .sub import c\n", encoding="utf-8")
+    cycle = _cycle(_import_graph(paths))
+    assert cycle is not None and "clfmetrics.sub.c" in cycle
+
+
+def test_the_package_readme_draws_every_module():
+    """The drawing in ``src/clfmetrics/README.md`` names every library module and subpackage."""
+    drawing = (PACKAGE / "README.md").read_text(encoding="utf-8").split("```")[1]
+    names = [p.name for p in PACKAGE.glob("*.py") if p.name not in ("__init__.py", "__main__.py")]
+    names += [f"{p.parent.name}/" for p in PACKAGE.glob("*/__init__.py")]
+    missing = sorted(name for name in names if name not in drawing)
+    assert not missing, f"src/clfmetrics/README.md does not draw {missing}"
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))

@@ -20,6 +20,7 @@ The package has layers, and imports point down only::
 ``src/clfmetrics/README.md`` says what each part holds.
 """
 
+from ._registry import CLASSWISE, METRICS
 from .agreement import kappa, mcc
 from .averages import (
     accuracy,
@@ -76,34 +77,6 @@ from .uncertainty import (
 )
 
 __version__ = "0.1.0"
-
-#: The single-number metrics of the library, by name, in the order the book presents them.
-METRICS = {
-    "accuracy": accuracy,
-    "macro_recall": macro_recall,
-    "macro_precision": macro_precision,
-    "macro_f1": macro_f1,
-    "f1_of_averages": f1_of_averages,
-    "weighted_f1": weighted_f1,
-    "kappa": kappa,
-    "mcc": mcc,
-    "geometric_macro_recall": geometric_macro_recall,
-    "harmonic_macro_recall": harmonic_macro_recall,
-    "micro_precision": micro_precision,
-    "micro_recall": micro_recall,
-    "micro_f1": micro_f1,
-    "delta_f1": delta_f1,
-}
-
-#: The per-class functions, by name: each returns one value per class, shape (..., n).
-CLASSWISE = {
-    "bias": bias,
-    "prevalence": prevalence,
-    "correct": correct,
-    "precision": precision,
-    "recall": recall,
-    "f1": f1,
-}
 
 __all__ = [
     "CLASSWISE",

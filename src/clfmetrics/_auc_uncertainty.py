@@ -16,18 +16,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _auc_cells as ac
 from . import _resample as rs
+from ._interval import Interval
 from ._intervals import bounds
 from ._render import fixed
 from .curves import _positives
-
-if TYPE_CHECKING:
-    from .uncertainty import Interval
 
 __all__ = ["AUCComparison", "ap_interval", "auc_interval", "compare_auc"]
 
@@ -63,8 +60,6 @@ def _need_two(n_pos: int, n_neg: int) -> None:
 
 def _area_interval(metric, y_true, scores, level, size, method, pos_label, rng) -> Interval:
     """Shared body of :func:`auc_interval` and :func:`ap_interval`."""
-    from .uncertainty import Interval  # at call time: uncertainty imports this module
-
     level, size = rs.check_level(level), rs.check_size(size)
     cells = ac.checked_cells(y_true, scores, pos_label)
     if method == "delong":

@@ -31,6 +31,9 @@ import math
 
 import numpy as np
 
+from ._checks import reject_masked
+from ._resample import check_level
+
 # Stirling's error delta(n) = log n! - log(sqrt(2 pi n) (n/e)^n) for n = 0..15 from lgamma
 # (values below 0.16, so lgamma's rounding stays near 1e-15); larger n use the series.
 _SMALL = 15
@@ -269,8 +272,6 @@ def clopper_pearson(k, n, level=0.95) -> tuple[float, float]:
     >>> round(low, 3), high
     (0.985, 1.0)
     """
-    from ._resample import check_level
-
     level = check_level(level)
     if np.ndim(k) or np.ndim(n):
         raise ValueError(f"k and n must be single whole numbers; got k={k!r}, n={n!r}")
@@ -331,8 +332,6 @@ def holm(pvalues) -> np.ndarray:
     >>> holm([0.01, 0.04, 0.03]).tolist()
     [0.03, 0.06, 0.06]
     """
-    from ._checks import reject_masked
-
     reject_masked(pvalues, "pvalues")
     arr = np.asarray(pvalues)
     if arr.dtype == bool or not (

@@ -25,6 +25,7 @@ import numpy as np
 from ._csvfile import InputError
 from ._csvinput import NA_TOKENS, _label_columns, _missing
 from ._render import count
+from .engines import duckdb_counts
 
 PARQUET = (".parquet", ".pq")
 
@@ -89,8 +90,6 @@ def counted_columns(
     of ``_csvinput`` (messages without line numbers).
     """
     import duckdb
-
-    from .engines import duckdb_counts
 
     con = duckdb.connect()
     rel = _relation(con, path, delimiter or ",")

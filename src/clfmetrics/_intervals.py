@@ -18,37 +18,6 @@ from ._checks import as_confusion
 _NORMAL = NormalDist()
 
 
-def registry() -> dict:
-    """``clfmetrics.METRICS``, the package's metrics by name."""
-    from . import METRICS  # imported at call time: the package imports this module first
-
-    return METRICS
-
-
-#: Other names of metrics: scikit-learn's balanced_accuracy_score is macro recall.
-ALIASES = {"balanced_accuracy": "macro_recall"}
-
-
-def resolve_metric(metric):
-    """The metric as ``(name, function)``; a name is looked up in ``clfmetrics.METRICS``.
-
-    ``"balanced_accuracy"`` is accepted as another name of ``"macro_recall"`` (the
-    mean of class-wise recall, scikit-learn's ``balanced_accuracy_score``).
-    """
-    METRICS = registry()
-    metric = ALIASES.get(metric, metric) if isinstance(metric, str) else metric
-    if isinstance(metric, str):
-        if metric not in METRICS:
-            names = sorted([*METRICS, *ALIASES])
-            raise ValueError(f"unknown metric {metric!r}; choose one of {names}")
-        return metric, METRICS[metric]
-    if not callable(metric):
-        raise ValueError(
-            f"metric must be a function of a confusion matrix or a name in METRICS; got {metric!r}"
-        )
-    return getattr(metric, "__name__", repr(metric)), metric
-
-
 def scores(func, stack: np.ndarray) -> np.ndarray:
     """The metric of every matrix of a stack, checked to be one number per matrix."""
     values = np.asarray(func(stack), dtype=np.float64)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._interval import Interval
+
 #: Resampled items held at once: rows of weights per block.
 _BLOCK_NUMBERS = 2**22
 #: Resamples x items x classes at most (fewer resamples for large files), but at least
@@ -56,8 +58,6 @@ def macro_auc_interval(truth: np.ndarray, proba: np.ndarray, level: float, size:
     ``truth`` holds class codes ``0 .. n-1``, ``proba`` is ``(N, n)``. Undefined
     (None) when a class never occurs, since its AUC is then 0/0.
     """
-    from .uncertainty import Interval
-
     n_items, n = proba.shape
     support = np.bincount(truth, minlength=n)
     if (support == 0).any():

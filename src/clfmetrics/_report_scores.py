@@ -18,6 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ._auc_uncertainty import ap_interval, auc_interval
 from ._checks import reject_masked
 from ._macro_auc import macro_auc_interval
 from ._render import Section, count, fixed, interval_dict, num
@@ -298,8 +299,6 @@ def _plain(iv):
 
 def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="percentile") -> tuple:
     """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
-    from .uncertainty import ap_interval, auc_interval
-
     if is_class.all() or not is_class.any():
         return None, None
     y = is_class.astype(np.int64)

@@ -11,6 +11,7 @@ import inspect
 
 import numpy as np
 
+from ._binomial import clopper_pearson
 from ._render import Section, count, fixed, num
 
 #: A class with fewer true items than this is flagged as tiny.
@@ -91,7 +92,6 @@ def exact_intervals(matrix: np.ndarray, labels: list, level: float) -> dict:
     Returns ``{"accuracy": {...}, "recall": {label: {...}}}`` with
     ``estimate``, ``low``, ``high``, ``successes`` and ``trials``.
     """
-    from ._binomial import clopper_pearson
 
     def entry(k, n):
         low, high = clopper_pearson(int(k), int(n), level)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .reliability import _as_proba, _bin_ids, _ece, _sums, _true_columns
+from .reliability import _as_bins, _as_proba, _bin_ids, _ece, _sums, _true_columns
 
 __all__ = ["classwise_calibration_error", "classwise_reliability"]
 
@@ -64,7 +64,6 @@ def classwise_reliability(y_true, proba, *, bins=10, strategy="uniform", labels=
     >>> curves[2]
     (array([0.33333333, 1.        ]), array([0.2, 0.7]), array([3, 1]))
     """
-    from .reliability import _as_bins
 
     bins = _as_bins(bins, strategy)
     p, cols, labels = _columns(y_true, proba, labels)

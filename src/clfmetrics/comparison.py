@@ -14,8 +14,8 @@ import numpy as np
 from . import _resample as rs
 from ._binomial import holm
 from ._codes import counted_codes
-from ._intervals import registry
 from ._labels import near_duplicates
+from ._registry import registry
 from ._render import (
     Rendered,
     Section,

@@ -19,9 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import _resample as rs
-from ._intervals import bounds, resolve_metric, score, scores
+from ._interval import Interval
+from ._intervals import bounds, score, scores
+from ._registry import resolve_metric
 from .simulate import _distribution
-from .uncertainty import Interval
 
 __all__ = ["clustered_coverage", "confusion_by_group", "group_interval", "sample_clustered"]
 

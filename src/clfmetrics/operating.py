@@ -22,9 +22,10 @@ import numpy as np
 from . import _auc_cells as ac
 from . import _resample as rs
 from ._binomial import clopper_pearson
+from ._interval import Interval
 from ._intervals import defined_bounds, undefined_mask
+from ._registry import CLASSWISE, METRICS
 from ._scores import _positives
-from .uncertainty import Interval
 
 __all__ = ["rates_at_threshold", "tuned_threshold_interval"]
 
@@ -108,8 +109,6 @@ def rates_at_threshold(y_true, scores, threshold, *, level=0.95, pos_label=None)
 
 def _metric_of_stack(metric):
     """A function of a (..., 2, 2) stack, larger is better, and its name."""
-    from . import CLASSWISE, METRICS  # at call time: the package imports this module
-
     if isinstance(metric, str):
         if metric in ("precision", "recall", "f1"):
             per_class = CLASSWISE[metric]

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._checks import as_confusion, reject_masked
-from ._intervals import acceleration, bounds, resolve_metric
+from ._intervals import acceleration, bounds
+from ._registry import resolve_metric
 from ._resample import (
     cell_index,
     check_level,

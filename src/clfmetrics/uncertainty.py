@@ -22,18 +22,16 @@ of two AUCs are in ``_auc_uncertainty.py``: DeLong, DeLong & Clarke-Pearson
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from . import _resample as rs
 from ._auc_uncertainty import AUCComparison, ap_interval, auc_interval, compare_auc
 from ._binomial import holm
+from ._interval import Interval
 from ._intervals import (
     acceleration,
     count_matrix,
     defined_bounds,
-    resolve_metric,
     score,
     scores,
     undefined_mask,
@@ -44,7 +42,7 @@ from ._mcnemar import (
     mcnemar_of_patterns,  # noqa: F401  (comparison.py imports it from here)
     mcnemar_sample_size,
 )
-from ._render import fixed
+from ._registry import resolve_metric
 from ._resample import pair_patterns
 from .confusion import confusion_matrix
 
@@ -65,39 +63,6 @@ __all__ = [
 ]
 
 METHODS = ("percentile", "bca")
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A point estimate with a bootstrap confidence interval.
-
-    Attributes
-    ----------
-    estimate : float
-        The metric on the observed test set (or the observed difference).
-    low, high : float
-        Ends of the interval.
-    level : float
-        Nominal coverage, e.g. 0.95.
-    method : str
-        ``"percentile"`` or ``"bca"``.
-    """
-
-    estimate: float
-    low: float
-    high: float
-    level: float
-    method: str
-    undefined: float = 0.0
-
-    def __str__(self) -> str:
-        return (
-            f"{fixed(self.estimate)} [{fixed(self.low)}, {fixed(self.high)}] "
-            f"({self.level:.0%} {self.method})"
-        )
-
-    def __contains__(self, value) -> bool:
-        return self.low <= value <= self.high
 
 
 def interval_of_stack(func, m, stack, level, method) -> Interval:

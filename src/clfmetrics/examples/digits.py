@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..confusion import confusion_matrix
 from ..decisions import argmax_predictions
 
 __all__ = [
@@ -233,8 +234,6 @@ def seeded_matrices(
         ``[s, k]`` is the test confusion matrix of model ``k`` on task ``s``, in the
         book's orientation (rows = predicted digit, columns = true digit).
     """
-    from ..confusion import confusion_matrix
-
     if vary not in ("split", "training"):
         raise ValueError(f'vary must be "split" or "training"; got {vary!r}')
     seeds = [int(s) for s in seeds]
