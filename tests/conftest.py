@@ -51,8 +51,10 @@ CHROMIUM_FLAGS = [
 #: The units that take longest and need no book, longest first (seconds of a full run on a
 #: loaded two-core machine). Started first, each overlaps the book build and the other worker.
 LONGEST_FIRST = (
+    "jupyterlab",  # tests/test_jupyterlab.py: a JupyterLab server, every chapter opened
     "tests/test_binder_simulation.py",  # a fresh venv from binder/, two chapters: ~90 s
     "tests/test_coursework.py",  # otter assign on every chapter, one grading run: ~75 s
+    "tests/test_gradebook.py",  # a grading run of its own (reads the same otter assign)
     "tests/test_bench.py",  # make bench QUICK=1, Chromium included: ~50 s
     "tests/test_selfcheck.py",  # tiny Sphinx builds, Chromium
     "tests/test_engines_spark.py",  # the JVM starts: ~17 s
