@@ -7,7 +7,8 @@ code in that kernel; the values its tests read then leave the kernel as data
 (:mod:`.values`), and otter's test files run on them in a clean process that never runs student
 code (:mod:`.isolated`). A file that is not a notebook, belongs to no chapter, runs out of time
 or of a limit, or crashes its kernel gets rows that say so, and the other files are graded.
-This is not a sandbox: the student's code runs with the teacher's rights (see ``teaching.md``).
+Each notebook runs in a bubblewrap sandbox (:mod:`.sandbox`); without one, grading refuses to
+run students' code unless asked to with ``--unsafe-no-sandbox`` (see ``teaching.md``).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from typing import NamedTuple
 
 import nbformat
 
+from . import sandbox
 from .exercises import META
-from .runner import Limits, chapter_imports, fingerprint, load_tests, run_isolated
+from .runner import Limits, chapter_imports, fingerprint, given_data, load_tests, run_isolated
 
 #: Columns of ``grades.csv``.
 CSV_FIELDS = ("student_file", "exercise", "points", "max_points", "message")
@@ -69,6 +71,18 @@ def chapter_of(path: Path, nb: nbformat.NotebookNode | None, chapters: list[dict
     return stems[max(hits, key=len)] if hits else None
 
 
+class NoSandbox(RuntimeError):
+    """No sandbox can be made here, and the teacher did not accept running without one."""
+
+
+def _chapter_of_file(path: Path, chapters: list[dict]) -> dict | None:
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception:
+        nb = None
+    return chapter_of(Path(path), nb, chapters)
+
+
 def _first_error(text: str) -> str:
     found = re.findall(r"^\s*((?:[\w.]+(?:Error|Exception)|KeyboardInterrupt)\b.*)$", text, re.M)
     return found[0].strip() if found else "failed"
@@ -86,11 +100,42 @@ def _message(output: str) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def prepare(assignments: Path, chapter: dict) -> tuple[dict, dict]:
-    """A chapter's test files (from its zip) and its own imports (from its teacher notebook)."""
+class Prepared(NamedTuple):
+    """What grading a chapter needs, read before any submission runs."""
+
+    tests: dict
+    imports: dict
+    givens: dict
+    modules: list
+
+
+_PREPARED: dict[tuple, Prepared] = {}
+
+
+def prepare(
+    assignments: Path,
+    chapter: dict,
+    timeout: float = 300,
+    limits: Limits | None = None,
+    sandboxed: bool = True,
+) -> Prepared:
+    """A chapter's test files (its zip), imports and given data (its teacher notebook's run).
+
+    Also the module files the scoring process loads (:func:`.runner.given_data`); kept per
+    zip and teacher notebook as long as neither changes.
+    """
     teacher = Path(assignments) / chapter.get("teacher", "")
-    imports = chapter_imports(teacher) if teacher.is_file() else {}
-    return load_tests(Path(assignments) / chapter["autograder"]), imports
+    zipped = Path(assignments) / chapter["autograder"]
+    key = tuple((str(p), p.stat().st_mtime_ns) for p in (teacher, zipped) if p.is_file())
+    key += (sandboxed,)
+    if key not in _PREPARED:
+        tests, imports = load_tests(zipped), {}
+        givens, modules = {}, []
+        if teacher.is_file():
+            imports = chapter_imports(teacher)
+            givens, modules = given_data(teacher, tests, imports, timeout, limits, sandboxed)
+        _PREPARED[key] = Prepared(tests, imports, givens, modules)
+    return _PREPARED[key]
 
 
 def grade_notebook(
@@ -100,8 +145,9 @@ def grade_notebook(
     timeout: float = 300,
     name: str | None = None,
     limits: Limits | None = None,
-    prepared: dict[str, tuple[dict, dict]] | None = None,
+    prepared: dict[str, Prepared] | None = None,
     files: dict | None = None,
+    sandboxed: bool = True,
 ) -> Graded:
     """Grade one submitted file against its chapter's autograder zip (see :func:`run_isolated`).
 
@@ -110,7 +156,7 @@ def grade_notebook(
     ``REVIEW``: the notebook changed its grader, or a value could not be carried out.
     ``prepared`` (per autograder zip, :func:`prepare`) and ``files`` (the grader's
     :func:`.runner.fingerprint`) are read now unless given; :func:`grade_submissions` reads them
-    before any submission runs.
+    before any submission runs. ``sandboxed=False`` runs the notebook without a sandbox.
     """
     name = name or Path(path).name
     nb, problem = None, None
@@ -129,10 +175,21 @@ def grade_notebook(
     results = None
     if problem is None:
         stem = Path(chapter["chapter"]).name
-        tests, imports = (prepared or {}).get(chapter["autograder"]) or prepare(
-            Path(assignments), chapter
+        ready = (prepared or {}).get(chapter["autograder"]) or prepare(
+            Path(assignments), chapter, timeout, limits, sandboxed
         )
-        results, problem = run_isolated(Path(path), tests, stem, timeout, limits, files, imports)
+        results, problem = run_isolated(
+            Path(path),
+            ready.tests,
+            stem,
+            timeout,
+            limits,
+            files,
+            ready.imports,
+            ready.givens,
+            ready.modules,
+            sandboxed,
+        )
     if results is None:
         return Graded([GradeRow(name, ex, 0, pts, problem) for ex, pts in graded.items()], problem)
     tests = {t["name"]: t for t in results["tests"]}
@@ -199,6 +256,7 @@ def grade_submissions(
     timeout: float = 300,
     jobs: int = 1,
     limits: Limits | None = None,
+    unsafe_no_sandbox: bool = False,
 ) -> tuple[list[GradeRow], str]:
     """Grade every file in ``submissions``; write ``grades.csv`` and ``summary.txt`` to ``out``.
 
@@ -216,6 +274,9 @@ def grade_submissions(
         How many notebooks to grade at the same time.
     limits : Limits, optional
         Resource limits of each submission's run; :class:`Limits` () by default.
+    unsafe_no_sandbox : bool
+        Run the students' code without a sandbox when none can be made (with the teacher's
+        rights: a notebook can then read, change or kill anything the teacher can).
 
     Returns
     -------
@@ -227,32 +288,61 @@ def grade_submissions(
     base = submissions if submissions.is_dir() else submissions.parent
     files = submission_files(submissions)
     names = [path.relative_to(base).as_posix() for path in files]
+    sandboxed = not unsafe_no_sandbox
+    if sandboxed and (why := sandbox.probe()):
+        raise NoSandbox(
+            f"no sandbox for the students' code ({why}); install bubblewrap, or pass "
+            f"{sandbox.UNSAFE_FLAG} (make grade UNSAFE_NO_SANDBOX=1) to run it with your rights"
+        )
 
     # read before any submission runs: a submission could rewrite the zips or the grader
-    prepared = {c["autograder"]: prepare(Path(assignments), c) for c in chapters}
-    grader = fingerprint()
+    used = {id(c) for k in range(len(files)) if (c := _chapter_of_file(files[k], chapters))}
+    prepared = {
+        c["autograder"]: prepare(Path(assignments), c, timeout, limits, sandboxed)
+        for c in chapters
+        if id(c) in used
+    }
+    modules = sorted({m for p in prepared.values() for m in p.modules})
+    grader = fingerprint(modules or None)
 
     def grade(k: int) -> Graded:
-        return grade_notebook(
-            files[k], chapters, Path(assignments), timeout, names[k], limits, prepared, grader
-        )
+        try:
+            return grade_notebook(
+                files[k],
+                chapters,
+                Path(assignments),
+                timeout,
+                names[k],
+                limits,
+                prepared,
+                grader,
+                sandboxed,
+            )
+        except Exception as exc:  # this submission's problem, never the others'
+            problem = f"the grader failed on this file ({type(exc).__name__}: {exc})"[:300]
+            return Graded([GradeRow(names[k], "", 0, 0, problem)], problem)
 
     rows: list[GradeRow] = []
     problems: dict[str, str] = {}
-    # each notebook runs in its own processes; threads only wait for them
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for name, (mine, problem) in zip(names, pool.map(grade, range(len(files))), strict=True):
-            rows += mine
-            if problem:
-                problems[name] = problem
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / "grades.csv", "w", newline="") as f:
+    # each notebook runs in its own processes; threads only wait for them. Rows are written
+    # as each file is graded, so a grader stopped midway keeps what it had.
+    with (
+        open(out / "grades.csv", "w", newline="") as f,
+        ThreadPoolExecutor(max_workers=max(1, jobs)) as pool,
+    ):
         writer = csv.writer(f)
         writer.writerow(CSV_FIELDS)
-        writer.writerows(
-            (r.student_file, r.exercise, f"{r.points:g}", f"{r.max_points:g}", r.message)
-            for r in rows
-        )
+        f.flush()
+        for name, (mine, problem) in zip(names, pool.map(grade, range(len(files))), strict=True):
+            rows += mine
+            writer.writerows(
+                (r.student_file, r.exercise, f"{r.points:g}", f"{r.max_points:g}", r.message)
+                for r in mine
+            )
+            f.flush()
+            if problem:
+                problems[name] = problem
     summary = summarise(rows, problems)
     (out / "summary.txt").write_text(summary)
     return rows, summary
