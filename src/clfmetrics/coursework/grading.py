@@ -26,7 +26,8 @@ import nbformat
 
 from . import sandbox
 from .exercises import META
-from .runner import Limits, chapter_imports, fingerprint, given_data, load_tests, run_isolated
+from .inputs import chapter_imports, load_tests
+from .runner import Limits, fingerprint, given_data, run_isolated
 
 #: Columns of ``grades.csv``.
 CSV_FIELDS = ("student_file", "exercise", "points", "max_points", "message")
@@ -176,7 +177,7 @@ def grade_notebook(
     if problem is None:
         stem = Path(chapter["chapter"]).name
         ready = (prepared or {}).get(chapter["autograder"]) or prepare(
-            Path(assignments), chapter, timeout, limits, sandboxed
+            Path(assignments), chapter, max(timeout, 300), None, sandboxed
         )
         results, problem = run_isolated(
             Path(path),
@@ -298,7 +299,7 @@ def grade_submissions(
     # read before any submission runs: a submission could rewrite the zips or the grader
     used = {id(c) for k in range(len(files)) if (c := _chapter_of_file(files[k], chapters))}
     prepared = {
-        c["autograder"]: prepare(Path(assignments), c, timeout, limits, sandboxed)
+        c["autograder"]: prepare(Path(assignments), c, max(timeout, 300), None, sandboxed)
         for c in chapters
         if id(c) in used
     }

@@ -1,17 +1,15 @@
-"""Run one submission in a scratch folder under resource limits, then grade its values.
+"""Run one submission in its sandbox under resource limits, then grade its values outside it.
 
 The parent side of :mod:`.isolated`: it starts ``execute`` (the student's notebook on a fresh
-kernel, no test and no grading code in it) and then ``score`` (otter's test files on the values,
-in a process that runs no student code), each under :class:`Limits`, and turns what went wrong
-into a reason for the grade rows.
+kernel in a :mod:`.sandbox`, no test and no grading code in it) and then ``score`` (otter's
+test files on the values, in a process outside the sandbox that runs no student code), each
+under :class:`Limits`; reads what the sandbox wrote as untrusted data; checks the scorer's files
+(:func:`fingerprint`); and turns what went wrong into a reason for the grade rows.
 """
 
 from __future__ import annotations
 
-import ast
-import builtins
 import contextlib
-import doctest
 import json
 import os
 import shutil
@@ -21,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +26,7 @@ import nbformat
 import psutil
 
 from . import isolated, sandbox
-from .exercises import META
+from .inputs import chapter_givens, names_read
 
 #: The folder that holds the ``clfmetrics`` package the grader runs.
 _LIBRARY = str(Path(__file__).resolve().parents[2])
@@ -64,23 +61,6 @@ class Limits:
     processes: int = 256
     file_mb: int = 64
     output_mb: float = 16
-
-
-def _test_names(tests: dict[str, bytes]) -> list[str]:
-    """Every name the test cases read (what must be carried out of the student's kernel)."""
-    from otter.test_files.ok_test import OKTestFile
-
-    names: set[str] = set()
-    parser = doctest.DocTestParser()
-    for text in tests.values():
-        spec: dict = {}
-        exec(text, spec)  # the teacher's test file, read before any submission ran
-        for case in OKTestFile.from_spec(spec["test"]).test_cases:
-            trees = [ast.parse(e.source) for e in parser.get_examples(case.body)]
-            found = [n for t in trees for n in ast.walk(t) if isinstance(n, ast.Name)]
-            stored = {n.id for n in found if isinstance(n.ctx, ast.Store)}
-            names |= {n.id for n in found if n.id not in stored}
-    return sorted(names - set(dir(builtins)))
 
 
 def _run(cmd: list[str], cwd: Path, env: dict, preexec, timeout: float, out: Path, log: Path):
@@ -131,42 +111,6 @@ def _why(code: int, limits: Limits, log: Path) -> str:
     if code == -signal.SIGXFSZ:
         return f"stopped: it wrote a file larger than {limits.file_mb:g} MB"
     return f"the notebook could not be run: {_tail(log)}"
-
-
-def load_tests(autograder: Path) -> dict[str, bytes]:
-    """The test files of an autograder zip, read before any submission runs."""
-    with zipfile.ZipFile(autograder) as zf:
-        return {
-            Path(member).name: zf.read(member)
-            for member in zf.namelist()
-            if member.startswith("tests/") and member.endswith(".py")
-        }
-
-
-def chapter_imports(teacher: Path) -> dict[str, list]:
-    """The names the chapter's own code binds by import (solution cells left out).
-
-    Read from the teacher notebook: ``{"np": ["numpy", None], "precision": ["clfmetrics",
-    "precision"], ...}``; the clean process binds them from the real modules.
-    """
-    found: dict[str, list] = {}
-    for cell in nbformat.read(teacher, as_version=4).cells:
-        role = cell.get("metadata", {}).get(META, {}).get("role")
-        if cell.cell_type != "code" or role == "solution":
-            continue
-        try:
-            tree = ast.parse(cell.source)
-        except SyntaxError:  # IPython magics
-            continue
-        for node in tree.body:
-            if isinstance(node, ast.Import):  # `import a.b` binds a, `import a.b as c` a.b
-                for alias in node.names:
-                    bound = alias.asname or alias.name.split(".")[0]
-                    found[bound] = [alias.name if alias.asname else bound, None]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                found.update({a.asname or a.name: [node.module, a.name] for a in node.names})
-    found.pop("*", None)
-    return found
 
 
 def fingerprint(modules=None) -> dict[str, tuple[int, int, int]]:
@@ -352,7 +296,7 @@ def given_data(
     learn which module files the scoring process loads (for :func:`fingerprint`).
     """
     limits = limits or Limits()
-    needed = _test_names(tests)
+    needed = names_read(tests)
     names = [n for n in chapter_givens(teacher) if n in needed and n not in imports]
     with tempfile.TemporaryDirectory(prefix="clfmetrics-teacher-") as tmp, _box(sandboxed) as box:
         values, _, problem = _execute(teacher, names, teacher.stem, timeout, limits, box, Path(tmp))
@@ -365,30 +309,6 @@ def given_data(
         if results is None:
             raise RuntimeError(f"the teacher notebook {teacher.name} was not graded: {problem}")
     return givens, results["modules"]
-
-
-def chapter_givens(teacher: Path) -> list[str]:
-    """Every name a non-solution code cell binds and no solution cell does (the given data)."""
-    given: set[str] = set()
-    answers: set[str] = set()
-    for cell in nbformat.read(teacher, as_version=4).cells:
-        if cell.cell_type != "code":
-            continue
-        try:
-            tree = ast.parse(cell.source)
-        except SyntaxError:  # IPython magics
-            continue
-        bound = {
-            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-        }
-        bound |= {
-            n.name
-            for n in ast.walk(tree)
-            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-        }
-        role = cell.get("metadata", {}).get(META, {}).get("role")
-        (answers if role == "solution" else given).update(bound)
-    return sorted(given - answers)
 
 
 def run_isolated(
@@ -417,7 +337,7 @@ def run_isolated(
     limits = limits or Limits()
     files = files if files is not None else fingerprint(modules)
     started = time.monotonic()
-    needed = _test_names(tests)
+    needed = names_read(tests)
     context = {
         "names": needed,
         "imports": {k: v for k, v in (imports or {}).items() if k in needed},

@@ -3,11 +3,13 @@
 The grader runs the hidden tests in a clean process against the values a submission computed.
 Those values leave the student's kernel as tagged JSON: numbers, strings, containers, numpy
 arrays and scalars, fractions, pandas frames, data classes of trusted packages (their fields),
-references to modules and to functions of trusted packages (resolved by import in the clean
-process, so a reference can only ever name the genuine library object), and the source of
-functions the student defined (run only in a separate worker process, see :mod:`.isolated`).
-Nothing is unpickled and nothing the kernel wrote is evaluated in
-the grading process, so a kernel that lies can only hand over values, which the tests judge.
+references to public modules of trusted packages and to their functions and classes (resolved
+by one ``getattr`` on such a module in the clean process, so a reference can only ever name a
+genuine library function, never ``runner.builtins.exec``), and the source of functions the
+student defined (run only in a sandboxed worker process, see :mod:`.isolated`). Names and labels
+of frames are plain scalars, so pandas never calls one. Nothing is unpickled, nothing the kernel
+wrote is evaluated and no method of a decoded value is called in the grading process, so a
+kernel that lies can only hand over values, which the tests judge.
 """
 
 from __future__ import annotations
