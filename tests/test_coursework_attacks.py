@@ -31,8 +31,6 @@ from clfmetrics.coursework.__main__ import main
 from clfmetrics.coursework.exercises import META
 from clfmetrics.coursework.generate import write_assignments
 
-pytestmark = pytest.mark.xdist_group("coursework-attacks")
-
 MINI = """---
 jupytext:
   text_representation:
@@ -124,7 +122,8 @@ SERIES_EXEC = {
 }
 
 #: Walks up from the kernel to the grader (a pytest process) and lists its process tree, or,
-#: when no grader is in sight, every process the kernel can see.
+#: when no grader is in sight (in the sandbox), every process the kernel can see. Bounded to
+#: the test's own pytest, so that run against an unsandboxed grader it harms nothing else.
 PROCS = """\
 import os
 
@@ -139,8 +138,7 @@ def _cmd(pid):
     except OSError:
         return b""
 
-def _grader_tree():
-    pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+def _grader():
     chain, pid = [], os.getpid()
     while pid > 1:
         chain.append(pid)
@@ -148,7 +146,12 @@ def _grader_tree():
             pid = _ppid(pid)
         except OSError:
             break
-    top = next((p for p in chain if b"pytest" in _cmd(p)), None)
+    return next((p for p in chain if b"pytest" in _cmd(p)), None)
+
+TOP = _grader()  # found before any fork: a daemon's own parent is init
+
+def _grader_tree(top=TOP):
+    pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
     if top is None:
         return [p for p in pids if p != os.getpid()]
     tree = {top}
