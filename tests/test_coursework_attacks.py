@@ -93,7 +93,7 @@ assert abs(float(np.sum(over))) < 1e-9
 #: Makes every doctest of the process pass (what attacks 1 and 6 run in the scorer).
 PASS_ALL = (
     "import doctest as _d\n"
-    "_d.DocTestRunner.summarize = lambda self, verbose=None: _d.TestResults(0, 0)\n"
+    "_d.DocTestRunner.summarize = lambda self, verbose=None, _d=_d: _d.TestResults(0, 0)\n"
 )
 
 #: Adds forged entries to the values the kernel exports (the kernel is the student's).
