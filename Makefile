@@ -12,6 +12,7 @@ DEPS := requirements.txt requirements-book.txt requirements-dev.txt pyproject.to
 BUILD_FLAGS := -W -n --keep-going
 PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
+BWRAP := /usr/bin/bwrap
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 .PHONY: help setup book test lint serve clean bench assignments grade
@@ -24,6 +25,7 @@ help:
 	@echo "make clean  remove _build (keeps .venv)"
 	@echo "make assignments [JOBS=1] [HIDDEN=dir]  otter assign: student, teacher notebooks, autograder zips in _build/assignments"
 	@echo "make grade SUBMISSIONS=dir [TIMEOUT=300] [JOBS=1] [HIDDEN=dir]  grade submitted notebooks into _build/grades"
+	@echo "           (each in a bubblewrap sandbox; UNSAFE_NO_SANDBOX=1 runs them with your rights when none can be made)"
 
 setup: $(STAMP)
 
@@ -55,7 +57,7 @@ lint: $(STAMP)
 # workers by page (tests/conftest.py sets that order and explains the grouping).
 PYTEST_WORKERS ?= 2
 
-test: lint $(CHROMIUM)
+test: lint $(CHROMIUM) $(BWRAP)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The browser tests drive Debian's Chromium; Playwright's own browser download is never used.
@@ -63,6 +65,12 @@ $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium
+
+# Students' notebooks are graded in a bubblewrap sandbox (Debian's bubblewrap), installed the same way.
+$(BWRAP):
+	@echo "Installing Debian's bubblewrap for the grading sandbox"
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends bubblewrap
 
 serve: book
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
@@ -100,5 +108,7 @@ $(error usage: make grade SUBMISSIONS=dir [TIMEOUT=seconds] [JOBS=n])
 endif
 endif
 
-grade: $(MANIFEST)
-	$(BIN)/python -m clfmetrics.coursework grade "$(SUBMISSIONS)" $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS))
+# Without a sandbox (no bwrap, or it fails its probe) grading refuses to run students' code,
+# unless UNSAFE_NO_SANDBOX=1 accepts that a notebook may then read, change or kill anything you can.
+grade: $(MANIFEST) $(if $(UNSAFE_NO_SANDBOX),,$(BWRAP))
+	$(BIN)/python -m clfmetrics.coursework grade "$(SUBMISSIONS)" $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS)) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox)

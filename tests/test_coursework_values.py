@@ -87,6 +87,19 @@ def test_an_object_that_claims_equality_to_everything_is_not_carried():
         {"t": "ndarray", "dtype": "|O", "shape": [1], "v": ""},
         {"t": "int", "v": "1; import os"},
         {"t": "function", "name": "f", "v": "import os"},
+        # issue 24: one getattr on an allowed module, to a function or class, nothing else
+        {"t": "ref", "module": "clfmetrics.coursework.runner", "v": "builtins.exec"},
+        {"t": "ref", "module": "clfmetrics.coursework.runner", "v": "subprocess"},
+        {"t": "ref", "module": "numpy", "v": "__class__"},
+        {"t": "ref", "module": "numpy", "v": "pi"},
+        {"t": "module", "v": "clfmetrics.coursework.runner"},
+        {
+            "t": "Series",
+            "name": {"t": "ref", "module": "operator", "v": "not_"},
+            "index": {"t": "ndarray", "dtype": "<i8", "shape": [0], "v": ""},
+            "columns": {"t": "objarray", "shape": [1], "v": [{"t": "str", "v": "__series__"}]},
+            "v": [{"t": "ndarray", "dtype": "<i8", "shape": [0], "v": ""}],
+        },
     ],
 )
 def test_forged_descriptions_are_refused(forged):
@@ -104,3 +117,14 @@ def test_a_student_function_is_a_source_and_is_never_run_by_decode():
         encode(double)
     described = {"t": "function", "name": "double", "v": "def double(x):\n    return 2 * x\n"}
     assert decode(described, {"double": len}) is len  # only ever the grader's proxy
+
+
+def test_library_functions_from_private_modules_travel_by_their_public_name():
+    """A function defined in a private module goes by the public module that exports it."""
+    assert encode(np.random.default_rng) == {
+        "t": "ref",
+        "module": "numpy.random",
+        "v": "default_rng",
+    }
+    series = pd.Series([1.0, 2.0], index=["a", "b"], name="share")
+    pd.testing.assert_series_equal(_round_trip(series), series)

@@ -10,9 +10,10 @@ public hint, shown folded on the page) and a code cell tagged ``hidden-check`` a
   ``otter assign`` and writes ``student/NN-slug.ipynb``, ``teacher/NN-slug.ipynb``,
   ``autograder/NN-slug.zip`` (for Gradescope or ``otter run``) and ``manifest.json``;
 - :func:`grade_submissions` grades a folder of notebooks against the chapter's zip (no Docker):
-  each notebook runs in a scratch folder under :class:`Limits`, and otter's tests run on its
-  values outside the student's kernel (:mod:`.runner`, :mod:`.isolated`, :mod:`.values`); it
-  writes each run's ``grades.csv``, ``gradebook.csv``, feedback and notes (:mod:`.gradebook`).
+  each notebook runs in a bubblewrap sandbox (:mod:`.sandbox`) under :class:`Limits`, and
+  otter's tests run on its values outside the sandbox, with the chapter's given data from the
+  teacher's run (:mod:`.runner`, :mod:`.inputs`, :mod:`.isolated`, :mod:`.values`); it writes
+  each run's ``grades.csv``, ``gradebook.csv``, feedback and notes (:mod:`.gradebook`).
 
 Command line: ``python -m clfmetrics.coursework {assign,grade} ...`` (``make assignments``,
 ``make grade SUBMISSIONS=dir``). Needs otter-grader, which ``requirements.txt`` pins; the core

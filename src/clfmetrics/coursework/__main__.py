@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 from .generate import write_assignments
-from .grading import grade_submissions
+from .grading import NoSandbox, grade_submissions
 from .runner import Limits
+from .sandbox import UNSAFE_FLAG
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     grade.add_argument(
         "--output-mb", type=float, default=defaults.output_mb, help="cell output per notebook"
+    )
+    grade.add_argument(
+        UNSAFE_FLAG,
+        action="store_true",
+        help="when no bubblewrap sandbox can be made, run the students' code with your rights",
     )
     args = parser.parse_args(argv)
 
@@ -88,9 +94,19 @@ def main(argv: list[str] | None = None) -> int:
     limits = Limits(
         memory_mb=args.memory_mb, cpu_seconds=args.cpu_seconds, output_mb=args.output_mb
     )
-    _, summary = grade_submissions(
-        args.submissions, assignments, out, args.timeout, args.jobs, limits
-    )
+    try:
+        _, summary = grade_submissions(
+            args.submissions,
+            assignments,
+            out,
+            args.timeout,
+            args.jobs,
+            limits,
+            args.unsafe_no_sandbox,
+        )
+    except NoSandbox as exc:
+        print(exc, file=sys.stderr)
+        return 2
     print(summary, end="")
     print(f"Grades in {out / 'grades.csv'} and {out / 'gradebook.csv'}, summary in")
     print(f"{out / 'summary.txt'}; feedback and the teacher's notes in {out / 'latest'}")

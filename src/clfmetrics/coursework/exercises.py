@@ -269,3 +269,16 @@ def build_assignment(path: Path, root: Path | None = None) -> Assignment:
         raise ValueError(f"{path.name}: {{solution-start}} {state.label} is never closed")
     nbformat.validate(out)
     return Assignment(chapter, path, out, exercises)
+
+
+def chapter_of(path: Path, nb: nbformat.NotebookNode | None, chapters: list[dict]) -> dict | None:
+    """The chapter of a submission: from otter's or the book's notebook metadata, else its name."""
+    stems = {Path(c["chapter"]).name: c for c in chapters}
+    if nb is not None:
+        meta = nb.get("metadata", {})
+        for key, field in (("otter", "assignment_name"), (META, "chapter")):
+            value = meta.get(key, {}).get(field) if isinstance(meta.get(key), dict) else None
+            if value and Path(str(value)).name in stems:
+                return stems[Path(str(value)).name]
+    hits = [stem for stem in stems if stem in path.name]
+    return stems[max(hits, key=len)] if hits else None

@@ -41,7 +41,7 @@ from pathlib import Path, PurePosixPath
 
 import nbformat
 
-from .exercises import META
+from .exercises import META, chapter_of
 
 #: Columns of ``grades.csv``.
 CSV_FIELDS = ("student", "assignment", "exercise", "points", "max_points", "message")
@@ -76,12 +76,14 @@ def student_id(name: str, nb: nbformat.NotebookNode | None, assignment: str) -> 
     return rest.strip(" ._-") or stem
 
 
-def cell_errors(executed: Path) -> list[dict]:
-    """The errors an executed notebook's cells raised: cell, exercise, error and traceback."""
-    if not Path(executed).exists():
-        return []
+def cell_errors(executed: bytes | None) -> list[dict]:
+    """The errors an executed notebook's cells raised: cell, exercise, error and traceback.
+
+    ``executed`` is the notebook as the sandbox wrote it (bytes read without following links),
+    or None; anything that is not a notebook holds no errors.
+    """
     try:
-        nb = nbformat.read(executed, as_version=4)
+        nb = nbformat.reads(executed.decode(), as_version=4)
     except Exception:
         return []
     found = []
@@ -200,8 +202,6 @@ class GradeFiles:
             nb = nbformat.read(path, as_version=4)
         except Exception:
             nb = None
-        from .grading import chapter_of  # the grader's own rule (grading imports this module)
-
         chapter = chapter_of(Path(path), nb, self.chapters)
         assignment = Path(chapter["chapter"]).name if chapter is not None else ""
         sub = Submission(name, student_id(name, nb, assignment), assignment, list(rows))

@@ -7,7 +7,8 @@ code in that kernel; the values its tests read then leave the kernel as data
 (:mod:`.values`), and otter's test files run on them in a clean process that never runs student
 code (:mod:`.isolated`). A file that is not a notebook, belongs to no chapter, runs out of time
 or of a limit, or crashes its kernel gets rows that say so, and the other files are graded.
-This is not a sandbox: the student's code runs with the teacher's rights (see ``teaching.md``).
+Each notebook runs in a bubblewrap sandbox (:mod:`.sandbox`); without one, grading refuses to
+run students' code unless asked to with ``--unsafe-no-sandbox`` (see ``teaching.md``).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from typing import NamedTuple
 
 import nbformat
 
-from .exercises import META
+from . import sandbox
+from .exercises import chapter_of
 from .gradebook import GradeFiles, attach_errors
-from .runner import Limits, chapter_imports, fingerprint, load_tests, run_isolated
+from .inputs import chapter_imports, load_tests
+from .runner import Limits, fingerprint, given_data, run_isolated
 
 
 @dataclass(frozen=True)
@@ -59,17 +62,16 @@ def load_manifest(assignments: Path) -> list[dict]:
     return json.loads(path.read_text())["chapters"]
 
 
-def chapter_of(path: Path, nb: nbformat.NotebookNode | None, chapters: list[dict]) -> dict | None:
-    """The chapter of a submission: from otter's or the book's notebook metadata, else its name."""
-    stems = {Path(c["chapter"]).name: c for c in chapters}
-    if nb is not None:
-        meta = nb.get("metadata", {})
-        for key, field in (("otter", "assignment_name"), (META, "chapter")):
-            value = meta.get(key, {}).get(field) if isinstance(meta.get(key), dict) else None
-            if value and Path(str(value)).name in stems:
-                return stems[Path(str(value)).name]
-    hits = [stem for stem in stems if stem in path.name]
-    return stems[max(hits, key=len)] if hits else None
+class NoSandbox(RuntimeError):
+    """No sandbox can be made here, and the teacher did not accept running without one."""
+
+
+def _chapter_of_file(path: Path, chapters: list[dict]) -> dict | None:
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception:
+        nb = None
+    return chapter_of(Path(path), nb, chapters)
 
 
 def _first_error(text: str) -> str:
@@ -89,11 +91,42 @@ def _message(output: str) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def prepare(assignments: Path, chapter: dict) -> tuple[dict, dict]:
-    """A chapter's test files (from its zip) and its own imports (from its teacher notebook)."""
+class Prepared(NamedTuple):
+    """What grading a chapter needs, read before any submission runs."""
+
+    tests: dict
+    imports: dict
+    givens: dict
+    modules: list
+
+
+_PREPARED: dict[tuple, Prepared] = {}
+
+
+def prepare(
+    assignments: Path,
+    chapter: dict,
+    timeout: float = 300,
+    limits: Limits | None = None,
+    sandboxed: bool = True,
+) -> Prepared:
+    """A chapter's test files (its zip), imports and given data (its teacher notebook's run).
+
+    Also the module files the scoring process loads (:func:`.runner.given_data`); kept per
+    zip and teacher notebook as long as neither changes.
+    """
     teacher = Path(assignments) / chapter.get("teacher", "")
-    imports = chapter_imports(teacher) if teacher.is_file() else {}
-    return load_tests(Path(assignments) / chapter["autograder"]), imports
+    zipped = Path(assignments) / chapter["autograder"]
+    key = tuple((str(p), p.stat().st_mtime_ns) for p in (teacher, zipped) if p.is_file())
+    key += (sandboxed,)
+    if key not in _PREPARED:
+        tests, imports = load_tests(zipped), {}
+        givens, modules = {}, []
+        if teacher.is_file():
+            imports = chapter_imports(teacher)
+            givens, modules = given_data(teacher, tests, imports, timeout, limits, sandboxed)
+        _PREPARED[key] = Prepared(tests, imports, givens, modules)
+    return _PREPARED[key]
 
 
 def grade_notebook(
@@ -103,8 +136,9 @@ def grade_notebook(
     timeout: float = 300,
     name: str | None = None,
     limits: Limits | None = None,
-    prepared: dict[str, tuple[dict, dict]] | None = None,
+    prepared: dict[str, Prepared] | None = None,
     files: dict | None = None,
+    sandboxed: bool = True,
 ) -> Graded:
     """Grade one submitted file against its chapter's autograder zip (see :func:`run_isolated`).
 
@@ -113,7 +147,7 @@ def grade_notebook(
     ``REVIEW``: the notebook changed its grader, or a value could not be carried out.
     ``prepared`` (per autograder zip, :func:`prepare`) and ``files`` (the grader's
     :func:`.runner.fingerprint`) are read now unless given; :func:`grade_submissions` reads them
-    before any submission runs.
+    before any submission runs. ``sandboxed=False`` runs the notebook without a sandbox.
     """
     name = name or Path(path).name
     nb, problem = None, None
@@ -132,10 +166,21 @@ def grade_notebook(
     results = None
     if problem is None:
         stem = Path(chapter["chapter"]).name
-        tests, imports = (prepared or {}).get(chapter["autograder"]) or prepare(
-            Path(assignments), chapter
+        ready = (prepared or {}).get(chapter["autograder"]) or prepare(
+            Path(assignments), chapter, max(timeout, 300), None, sandboxed
         )
-        results, problem = run_isolated(Path(path), tests, stem, timeout, limits, files, imports)
+        results, problem = run_isolated(
+            Path(path),
+            ready.tests,
+            stem,
+            timeout,
+            limits,
+            files,
+            ready.imports,
+            ready.givens,
+            ready.modules,
+            sandboxed,
+        )
     if results is None:
         return Graded([GradeRow(name, ex, 0, pts, problem) for ex, pts in graded.items()], problem)
     tests = {t["name"]: t for t in results["tests"]}
@@ -202,6 +247,7 @@ def grade_submissions(
     timeout: float = 300,
     jobs: int = 1,
     limits: Limits | None = None,
+    unsafe_no_sandbox: bool = False,
 ) -> tuple[list[GradeRow], str]:
     """Grade every file in ``submissions``; write this run's folder under ``out/runs``.
 
@@ -222,6 +268,9 @@ def grade_submissions(
         How many notebooks to grade at the same time.
     limits : Limits, optional
         Resource limits of each submission's run; :class:`Limits` () by default.
+    unsafe_no_sandbox : bool
+        Run the students' code without a sandbox when none can be made (with the teacher's
+        rights: a notebook can then read, change or kill anything the teacher can).
 
     Returns
     -------
@@ -233,15 +282,41 @@ def grade_submissions(
     base = submissions if submissions.is_dir() else submissions.parent
     files = submission_files(submissions)
     names = [path.relative_to(base).as_posix() for path in files]
+    sandboxed = not unsafe_no_sandbox
+    if sandboxed and (why := sandbox.probe()):
+        raise NoSandbox(
+            f"no sandbox for the students' code ({why}); install bubblewrap, or pass "
+            f"{sandbox.UNSAFE_FLAG} (make grade UNSAFE_NO_SANDBOX=1) to run it with your rights"
+        )
 
     # read before any submission runs: a submission could rewrite the zips or the grader
-    prepared = {c["autograder"]: prepare(Path(assignments), c) for c in chapters}
-    grader = fingerprint()
+    used = {id(c) for k in range(len(files)) if (c := _chapter_of_file(files[k], chapters))}
+    prepared = {
+        c["autograder"]: prepare(Path(assignments), c, max(timeout, 300), None, sandboxed)
+        for c in chapters
+        if id(c) in used
+    }
+    modules = sorted({m for p in prepared.values() for m in p.modules})
+    grader = fingerprint(modules or None)
+    # every submission checks the same files, whatever its chapter's scorer loads
+    prepared = {k: p._replace(modules=modules) for k, p in prepared.items()}
 
     def grade(k: int) -> Graded:
-        return grade_notebook(
-            files[k], chapters, Path(assignments), timeout, names[k], limits, prepared, grader
-        )
+        try:
+            return grade_notebook(
+                files[k],
+                chapters,
+                Path(assignments),
+                timeout,
+                names[k],
+                limits,
+                prepared,
+                grader,
+                sandboxed,
+            )
+        except Exception as exc:  # this submission's problem, never the others'
+            problem = f"the grader failed on this file ({type(exc).__name__}: {exc})"[:300]
+            return Graded([GradeRow(names[k], "", 0, 0, problem)], problem)
 
     rows: list[GradeRow] = []
     problems: dict[str, str] = {}

@@ -8,18 +8,24 @@ Three commands, each a separate process started by :mod:`.grading` with resource
     the values of the names the tests use to ``OUT`` with :func:`.values.encode`. Neither the
     hidden tests nor otter's grading code are loaded into this kernel, so whatever the
     notebook changes there changes nothing that decides points.
-``score TESTS NAMESPACE``
-    In a new interpreter that never runs student code, rebuild the values with
-    :func:`.values.decode` and run otter's own test files on them; print the results as JSON.
-    Functions the student wrote are called through a proxy in a third process (``worker``).
+``score TESTS NAMESPACE CONTEXT``
+    In a new interpreter outside the sandbox that never runs student code, rebuild the values
+    with :func:`.values.decode` and run otter's own test files on them; print the results and
+    the files of every module this process loaded (for :func:`.runner.fingerprint`) as JSON.
+    Only the names the tests read are bound from the student's values, never a builtin or a
+    dunder name; the chapter's given data and imports (``CONTEXT``) are bound over them.
+    Functions the student wrote are called through a proxy in a third process (``worker``),
+    started in the submission's sandbox by the command ``CONTEXT`` gives.
 ``worker NAMESPACE``
     Define the student's functions and answer calls (arguments and results as encoded values).
 """
 
 from __future__ import annotations
 
+import builtins
 import importlib
 import json
+import keyword
 import os
 import resource
 import signal
@@ -52,12 +58,15 @@ _clfmetrics_export({names!r}, {path!r})
 """
 
 
-def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int):
+def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int, uid=None):
     """A ``preexec_fn`` that caps memory, CPU time, processes and file size of a child.
 
     The limits are inherited by the kernel the child starts. ``RLIMIT_NPROC`` counts every
-    process of the user, so the cap is added to the processes the user already runs.
+    process of the user the child runs as (``uid``, default this process's user), so the cap
+    is added to the processes that user already runs. It never binds root: the sandbox runs
+    a submission as a user of its own (:mod:`.sandbox`).
     """
+    uid = os.getuid() if uid is None else uid
 
     def apply() -> None:
         os.setsid()  # its own process group, so a timeout can end the whole tree
@@ -66,7 +75,12 @@ def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int):
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb * mb, file_mb * mb))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        running = sum(1 for _ in Path("/proc").glob("[0-9]*/task/*"))
+        running = 0
+        for task in Path("/proc").glob("[0-9]*/task/*"):
+            try:
+                running += task.stat().st_uid == uid
+            except OSError:  # ended meanwhile
+                continue
         cap = running + max_processes
         hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
         if hard != resource.RLIM_INFINITY:
@@ -129,21 +143,22 @@ def _execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> i
 class _Worker:
     """The process that runs the student's functions; started at the first call."""
 
-    def __init__(self, namespace: Path):
-        self.namespace, self.proc = namespace, None
+    def __init__(self, command: list[str], uid: int | None = None):
+        self.command, self.uid, self.proc = command, uid, None
 
     def call(self, name: str, args: tuple, kwargs: dict):
         import subprocess
 
+        if not self.command:
+            raise RuntimeError(f"{name}: no sandbox to run the student's function in")
         if self.proc is None:
-            cmd = [sys.executable, "-m", MODULE, "worker", str(self.namespace)]
             self.proc = subprocess.Popen(
-                cmd,
+                self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 text=True,
-                preexec_fn=limits(2048, 60, 16, 16),
+                preexec_fn=limits(2048, 60, 16, 16, self.uid),
             )
         try:
             request = {"name": name, "args": encode(list(args)), "kwargs": encode(kwargs)}
@@ -186,31 +201,56 @@ def _imported(module: str, attr: str | None):
         return importlib.import_module(f"{module}.{attr}")
 
 
-def _score(tests: Path, namespace: Path, imports: dict | None = None) -> dict:
+def bindable(name: object) -> bool:
+    """A name the student's values may bind: an identifier, no keyword, builtin or dunder."""
+    return (
+        isinstance(name, str)
+        and name.isidentifier()
+        and not keyword.iskeyword(name)
+        and not name.startswith("__")
+        and not hasattr(builtins, name)
+    )
+
+
+def _score(tests: Path, namespace: Path, context: dict | None = None) -> dict:
     """Run every test file in ``tests`` on the decoded values: per test its score and output.
 
-    ``imports`` maps the names the chapter itself imports (``np``, ``precision``, ...) to their
-    module and attribute; they are bound from the real imports, over anything the notebook
-    left under those names, so a notebook cannot swap the functions its tests compare with.
+    ``context`` holds ``names`` (the names the tests read: the only ones bound from the
+    student's values), ``givens`` (the chapter's given data, encoded from the teacher's run),
+    ``imports`` (the names the chapter itself imports, ``np``, ``precision``, ..., mapped to
+    their module and attribute) and ``worker`` (the sandboxed command that runs the student's
+    functions). Given data and imports are bound over anything the notebook left under those
+    names, so a notebook can neither redefine its data nor swap the functions its tests
+    compare with.
     """
     from otter.test_files.ok_test import OKTestFile
 
-    data = json.loads(namespace.read_text()) if namespace.exists() else {"values": {}}
+    context = context or {}
+    try:
+        data = json.loads(namespace.read_text()) if namespace.exists() else {}
+    except ValueError:
+        data = {}
     data = data if isinstance(data, dict) and isinstance(data.get("values"), dict) else {}
-    worker = _Worker(namespace)
-    encoded = data.get("values", {})
+    worker = _Worker(context.get("worker") or [], context.get("uid"))
+    wanted = {n for n in context.get("names", []) if bindable(n)}
+    encoded = {k: v for k, v in data.get("values", {}).items() if k in wanted}
     functions = {
         str(v.get("name")): _proxy(worker, str(v.get("name")))
         for v in encoded.values()
         if isinstance(v, dict) and v.get("t") == "function"
     }
-    env, refused = {}, dict(data.get("skipped", {}))
+    skipped = data.get("skipped", {})
+    skipped = {k: v for k, v in skipped.items() if k in wanted} if isinstance(skipped, dict) else {}
+    env, refused = {}, dict(skipped)
     for name, value in encoded.items():
         try:
-            env[str(name)] = decode(value, functions)
+            env[name] = decode(value, functions)
         except Exception as exc:  # a value the kernel wrote that is not ours: no value
-            refused[str(name)] = f"unreadable ({type(exc).__name__})"
-    for name, (module, attr) in (imports or {}).items():
+            refused[name] = f"unreadable ({type(exc).__name__})"
+    for name, value in context.get("givens", {}).items():
+        env[name] = decode(value)  # the teacher's run: the chapter's own data
+        refused.pop(name, None)
+    for name, (module, attr) in context.get("imports", {}).items():
         try:
             env[name] = _imported(module, attr)
         except ImportError:
@@ -231,7 +271,17 @@ def _score(tests: Path, namespace: Path, imports: dict | None = None) -> dict:
         }
         for t in files
     ]
-    return {"tests": tests_out, "refused": {str(k): str(v)[:200] for k, v in refused.items()}}
+    return {
+        "tests": tests_out,
+        "refused": {str(k): str(v)[:200] for k, v in refused.items()},
+        "modules": sorted(
+            {
+                f
+                for m in list(sys.modules.values())
+                if isinstance(f := getattr(m, "__file__", None), str)
+            }
+        ),
+    }
 
 
 def _serve(namespace: Path) -> int:
@@ -272,8 +322,8 @@ def main(argv: list[str]) -> int:
         notebook, names, out, output_mb = rest
         return _execute(Path(notebook), json.loads(names), Path(out), float(output_mb))
     if command == "score":
-        imports = json.loads(Path(rest[2]).read_text()) if len(rest) > 2 else None
-        print(json.dumps(_score(Path(rest[0]), Path(rest[1]), imports)))
+        context = json.loads(Path(rest[2]).read_text()) if len(rest) > 2 else None
+        print(json.dumps(_score(Path(rest[0]), Path(rest[1]), context)))
         return 0
     if command == "worker":
         return _serve(Path(rest[0]))

@@ -3,11 +3,13 @@
 The grader runs the hidden tests in a clean process against the values a submission computed.
 Those values leave the student's kernel as tagged JSON: numbers, strings, containers, numpy
 arrays and scalars, fractions, pandas frames, data classes of trusted packages (their fields),
-references to modules and to functions of trusted packages (resolved by import in the clean
-process, so a reference can only ever name the genuine library object), and the source of
-functions the student defined (run only in a separate worker process, see :mod:`.isolated`).
-Nothing is unpickled and nothing the kernel wrote is evaluated in
-the grading process, so a kernel that lies can only hand over values, which the tests judge.
+references to public modules of trusted packages and to their functions and classes (resolved
+by one ``getattr`` on such a module in the clean process, so a reference can only ever name a
+genuine library function, never ``runner.builtins.exec``), and the source of functions the
+student defined (run only in a sandboxed worker process, see :mod:`.isolated`). Names and labels
+of frames are plain scalars, so pandas never calls one. Nothing is unpickled, nothing the kernel
+wrote is evaluated and no method of a decoded value is called in the grading process, so a
+kernel that lies can only hand over values, which the tests judge.
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ def encode(value: Any, depth: int = 0) -> dict:
     if isinstance(value, np.generic) and not isinstance(value, np.object_):
         return {"t": "npscalar", "dtype": value.dtype.str, "v": encode(np.asarray(value))}
     if isinstance(value, types.ModuleType):
-        if not _trusted(value.__name__):
+        if not _allowed(value.__name__):
             raise NotCarried(f"module {value.__name__} is not one the grader imports")
         return {"t": "module", "v": value.__name__}
     if kind.__module__.split(".")[0] == "pandas" and kind.__name__ in ("DataFrame", "Series"):
@@ -96,18 +98,19 @@ def encode(value: Any, depth: int = 0) -> dict:
             "columns": encode(frame.columns.to_numpy(), depth + 1),
             "v": [encode(frame[c].to_numpy(), depth + 1) for c in frame.columns],
         }
-    if dataclasses.is_dataclass(kind) and _trusted(kind.__module__):
+    if dataclasses.is_dataclass(kind) and _public_name(kind) is not None:
         fields = {}
         for f in dataclasses.fields(kind):
             try:
                 fields[f.name] = encode(getattr(value, f.name), depth + 1)
             except NotCarried as exc:  # e.g. a fitted model: the field arrives as None
                 fields[f.name] = {"t": "none", "why": str(exc)}
-        return {"t": "dataclass", "module": kind.__module__, "v": kind.__qualname__, "f": fields}
-    name = getattr(value, "__qualname__", None)
+        module, name = _public_name(kind)
+        return {"t": "dataclass", "module": module, "v": name, "f": fields}
+    found = _public_name(value)
+    if found is not None:
+        return {"t": "ref", "module": found[0], "v": found[1]}
     module = getattr(value, "__module__", None)
-    if callable(value) and name and _trusted(module) and _resolve(module, name) is value:
-        return {"t": "ref", "module": module, "v": name}
     if isinstance(value, types.FunctionType) and module == "__main__":
         try:
             source = inspect.getsource(value)
@@ -117,14 +120,50 @@ def encode(value: Any, depth: int = 0) -> dict:
     raise NotCarried(f"a {kind.__module__}.{kind.__qualname__} cannot leave the notebook")
 
 
-def _resolve(module: str, qualname: str) -> Any:
+def _allowed(module: str) -> bool:
+    """A public module of a trusted package, outside the grader itself."""
+    parts = module.split(".")
+    return (
+        _trusted(module)
+        and all(p.isidentifier() and not p.startswith("_") for p in parts)
+        and not module.startswith("clfmetrics.coursework")
+    )
+
+
+def _resolve(module: str, name: str) -> Any:
+    """The function or class ``name`` of an allowed module: one ``getattr``, else None.
+
+    No attribute chain (``runner.builtins.exec``), no private or dunder name, no module, no
+    instance: only what a chapter could import by ``from module import name``.
+    """
+    if not (_allowed(module) and name.isidentifier() and not name.startswith("_")):
+        return None
     try:
-        obj = importlib.import_module(module)
-        for part in qualname.split("."):
-            obj = getattr(obj, part)
+        obj = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError):
         return None
-    return obj
+    routine = inspect.isroutine(obj) or isinstance(obj, type | np.ufunc)
+    return obj if routine and not isinstance(obj, types.ModuleType) else None
+
+
+def _public_name(value: Any) -> tuple[str, str] | None:
+    """The allowed module and name that :func:`_resolve` turns back into ``value``, if any."""
+    name, module = getattr(value, "__name__", None), getattr(value, "__module__", None)
+    if not (callable(value) and isinstance(name, str) and isinstance(module, str)):
+        return None
+    parts = module.split(".")
+    for k in range(len(parts), 0, -1):  # numpy.random._generator.default_rng -> numpy.random
+        candidate = ".".join(parts[:k])
+        if _allowed(candidate) and _resolve(candidate, name) is value:
+            return candidate, name
+    return None
+
+
+def _label(value: Any) -> Any:
+    """A name or label of a frame: a plain scalar, never something pandas could call."""
+    if value is None or type(value) in _PLAIN:
+        return value
+    raise ValueError("a name or label that is not a plain scalar")
 
 
 def _array(obj: dict) -> np.ndarray:
@@ -170,18 +209,18 @@ def decode(obj: Any, functions: dict | None = None, depth: int = 0) -> Any:
     if tag == "npscalar":
         return _array(v)[()]
     if tag == "module":
-        if not _trusted(str(v)):
+        if not _allowed(str(v)):
             raise ValueError(f"module {v} is not one the grader imports")
         return importlib.import_module(str(v))
     if tag == "ref":
         module = str(obj.get("module"))
-        found = _resolve(module, str(v)) if _trusted(module) else None
+        found = _resolve(module, str(v))
         if found is None:
             raise ValueError(f"{module}.{v} is not a function of a trusted package")
         return found
     if tag == "dataclass":
         module = str(obj.get("module"))
-        cls = _resolve(module, str(v)) if _trusted(module) else None
+        cls = _resolve(module, str(v))
         if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
             raise ValueError(f"{module}.{v} is not a data class of a trusted package")
         out = object.__new__(cls)  # the library's class, its fields set without running code
@@ -192,15 +231,28 @@ def decode(obj: Any, functions: dict | None = None, depth: int = 0) -> Any:
     if tag in ("DataFrame", "Series"):
         import pandas as pd
 
-        columns = decode(obj["columns"], functions, depth + 1)
+        columns, index = (_labels(obj[key], depth) for key in ("columns", "index"))
         data = {c: decode(x, functions, depth + 1) for c, x in zip(columns, v, strict=True)}
-        index = decode(obj["index"], functions, depth + 1)
         frame = pd.DataFrame(data, index=index, columns=columns)
         if tag == "Series":
-            return frame["__series__"].rename(decode(obj["name"], functions, depth + 1))
+            name = _label(decode(obj["name"], None, depth + 1))
+            series = frame["__series__"]
+            series.name = name  # an attribute set: rename() would call a callable name
+            return series
         return frame
     if tag == "function":
         if functions is None or obj.get("name") not in functions:
             raise ValueError("student code is not run in the grading process")
         return functions[obj["name"]]
     raise ValueError(f"unknown tag {tag!r}")
+
+
+def _labels(obj: Any, depth: int) -> np.ndarray:
+    """An index or the columns of a frame: an array of plain scalars only."""
+    labels = decode(obj, None, depth + 1)
+    if not isinstance(labels, np.ndarray) or labels.ndim != 1:
+        raise ValueError("frame labels that are not a flat array")
+    if labels.dtype.hasobject:
+        for label in labels.tolist():
+            _label(label)
+    return labels

@@ -1,0 +1,171 @@
+"""The bubblewrap sandbox that each submission's code runs in (Debian's ``bwrap``).
+
+A command started through :meth:`Sandbox.wrap` runs
+
+- as an unprivileged user: when the grader runs as root, ``setpriv`` drops to a user id of its
+  own per concurrent submission (so ``RLIMIT_NPROC``, which never binds root, binds it and the
+  submissions cannot signal one another); otherwise a user namespace maps it to the teacher;
+- in its own PID, IPC, UTS and network namespaces: no network, no view of the grader's or the
+  other submissions' processes, and when the command ends the namespace's init ends and the
+  kernel kills every process left in it (double-forked daemons included); ``--die-with-parent``
+  ends it with the grader;
+- on a read-only view of the system, the interpreter, the venv and the library, with a private
+  ``/tmp`` and one writable scratch folder (``/home/student``), and nothing else of the host:
+  not the assignments, not the other submissions, not ``/root``.
+
+Memory, CPU time, processes and file size are capped by :func:`.isolated.limits`, inherited
+through ``bwrap``. :func:`probe` tells whether such a sandbox can be made on this machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Where the submission's scratch folder appears inside the sandbox (also its ``HOME``).
+HOME = "/home/student"
+#: User ids for submissions when the grader runs as root, one per concurrent submission.
+FIRST_UID = 61000
+#: The flag that lets ``grade`` run students' code without a sandbox.
+UNSAFE_FLAG = "--unsafe-no-sandbox"
+
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc")
+
+
+def _bwrap() -> str | None:
+    return shutil.which("bwrap") or (
+        "/usr/bin/bwrap" if os.access("/usr/bin/bwrap", os.X_OK) else None
+    )
+
+
+def _read_only() -> list[str]:
+    """The host paths a submission may read: the system, the interpreter, the venv, the library."""
+    library = str(Path(__file__).resolve().parents[2])
+    paths = [*_SYSTEM, sys.base_prefix, sys.prefix, library]
+    paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p)]
+    paths += [os.path.realpath(p) for p in list(paths)]
+    found = []
+    for path in paths:
+        if os.path.exists(path) and path not in found:
+            found.append(path)
+    return found
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How to wrap a command in bubblewrap; ``uid`` is the submission's user when root."""
+
+    bwrap: str
+    uid: int | None = None
+
+    def wrap(self, cmd: list[str], scratch: Path, extra: tuple[str, ...] = ()) -> list[str]:
+        """``cmd`` to run inside the sandbox with ``scratch`` as its writable ``HOME``.
+
+        ``extra`` are host files (such as the values a worker reads) bound read-only at the
+        same path.
+        """
+        args = [self.bwrap, "--die-with-parent", "--new-session"]
+        args += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts"]
+        args += ["--unshare-cgroup-try", "--hostname", "sandbox"]
+        if self.uid is None:  # not root: a user namespace, as the teacher's unprivileged user
+            args += ["--unshare-user", "--uid", "65534", "--gid", "65534"]
+        binds = [("--ro-bind", path, path) for path in [*_read_only(), *extra]]
+        binds.append(("--bind", str(scratch), HOME))
+        bound: list[str] = []
+        made: set[str] = set()
+        for kind, source, target in binds:
+            if any(target.startswith(f"{d}/") for d in bound):
+                if os.path.realpath(target) == target:
+                    continue  # already visible through a folder bound before
+            # bwrap would make the missing parents mode 0700, closed to the submission's user
+            for parent in map(str, reversed(Path(target).parents[:-1])):
+                inside = any(parent == d or parent.startswith(f"{d}/") for d in bound)
+                if not inside and parent not in made:
+                    args += ["--perms", "0755", "--dir", parent]
+                    made.add(parent)
+            args += [kind, source, target]
+            bound.append(target)
+        args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+        args += ["--chdir", HOME]
+        args.append("--")
+        if self.uid is not None:  # root: drop to the submission's own user before anything runs
+            setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+            args += [setpriv, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups"]
+            args += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+        return args + cmd
+
+    def prepare(self, scratch: Path) -> None:
+        """Give the submission's user its scratch folder."""
+        if self.uid is not None:
+            for path in [scratch, *scratch.rglob("*")]:
+                os.chown(path, self.uid, self.uid, follow_symlinks=False)
+
+
+class _Users:
+    """Hands out one user id per running submission (only when the grader is root)."""
+
+    def __init__(self):
+        self.lock, self.free = threading.Lock(), []
+        self.next = FIRST_UID
+
+    @contextmanager
+    def take(self):
+        with self.lock:
+            uid = self.free.pop() if self.free else self.next
+            self.next = max(self.next, uid + 1)
+        try:
+            yield uid
+        finally:
+            with self.lock:
+                self.free.append(uid)
+
+
+_USERS = _Users()
+
+
+@contextmanager
+def sandbox_for_submission():
+    """A :class:`Sandbox` for one submission (its own user id when the grader is root)."""
+    bwrap = _bwrap()
+    if bwrap is None:
+        raise RuntimeError(probe() or "no sandbox")
+    if os.geteuid() != 0:
+        yield Sandbox(bwrap)
+        return
+    with _USERS.take() as uid:
+        yield Sandbox(bwrap, uid)
+
+
+def probe() -> str | None:
+    """``None`` when a sandbox can be made here, else why not (one line)."""
+    bwrap = _bwrap()
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed: apt-get install bubblewrap"
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="clfmetrics-probe-") as tmp:
+        box = Sandbox(bwrap, FIRST_UID if os.geteuid() == 0 else None)
+        box.prepare(Path(tmp))
+        check = "import os; open('probe', 'w').write(str(os.getuid()))"
+        try:
+            done = subprocess.run(
+                box.wrap([sys.executable, "-c", check], Path(tmp)),
+                capture_output=True,
+                timeout=60,
+                stdin=subprocess.DEVNULL,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"bwrap could not start: {exc}"
+        if done.returncode != 0:
+            lines = done.stderr.decode(errors="replace").strip().splitlines() or ["no output"]
+            return f"bwrap failed: {lines[-1][:200]}"
+        written = Path(tmp) / "probe"
+        if not written.is_file() or written.read_text() in ("0", ""):
+            return "bwrap ran the probe as root"
+    return None
