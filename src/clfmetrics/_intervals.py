@@ -146,13 +146,24 @@ def undefined_mask(func, stack: np.ndarray, values: np.ndarray) -> np.ndarray:
     return undefined
 
 
-def defined_bounds(stats, undefined, estimate, level, method, acceleration=0.0):
+def undefined_on(func, m) -> bool:
+    """Whether the metric is undefined (a 0/0) on the observed matrix ``m`` itself."""
+    stack = np.asarray(m, dtype=np.float64)[None]
+    return bool(undefined_mask(func, stack, scores(func, stack))[0])
+
+
+def defined_bounds(stats, undefined, estimate, level, method, acceleration=0.0, *, observed=True):
     """Interval ends among the resamples where the metric is defined, and the undefined share.
 
     ``stats`` and ``undefined`` have shape ``(size,)``. Returns ``(low, high, share)``;
-    both ends are NaN when the metric is undefined on every resample.
+    both ends are NaN when the metric is undefined on every resample. ``observed=False``
+    says the metric is undefined on the observed matrix itself (a class never predicted):
+    its estimate then counts the 0/0 as 0, and so does every resample, since leaving them
+    out would leave an interval of the few resamples unlike the test set (or none at all).
     """
     share = float(np.mean(undefined))
+    if not observed:
+        undefined = np.zeros_like(undefined, dtype=bool)
     kept = np.asarray(stats, dtype=np.float64)[~undefined]
     if kept.size == 0:
         return math.nan, math.nan, share

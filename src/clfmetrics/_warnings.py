@@ -37,6 +37,32 @@ def undefined_metrics(matrix: np.ndarray, metrics: dict) -> list[str]:
     ]
 
 
+#: Share of resamples above which an interval's undefined resamples are named in a warning.
+UNDEFINED_SHARE = 0.01
+
+
+def undefined_share_warnings(intervals: dict, what: str = "interval") -> list[str]:
+    """Intervals whose metric was undefined on more than 1 % of the resamples.
+
+    Those resamples are left out (:func:`clfmetrics.uncertainty.interval`), so the
+    interval describes test sets on which the metric exists; a metric undefined on the
+    test set itself (every resample, share 1) is named by :func:`undefined_metrics`.
+    """
+    flagged = {
+        name: iv.undefined
+        for name, iv in intervals.items()
+        if UNDEFINED_SHARE < getattr(iv, "undefined", 0.0) < 1.0
+    }
+    if not flagged:
+        return []
+    shares = ", ".join(f"{name} {share:.1%}" for name, share in flagged.items())
+    return [
+        f"undefined (a 0/0) on part of the resamples: {shares}; each {what} is computed "
+        "among the resamples where its metric is defined (a rare class that a resample "
+        "misses, or never predicts, is the usual cause); more items of that class narrow it"
+    ]
+
+
 def imbalance_warning(prev: np.ndarray, intervals: dict) -> list[str]:
     """Accuracy against macro recall when the occurring classes' prevalences differ a lot."""
     if prev.size < 2 or prev.max() / prev.min() < IMBALANCE:

@@ -28,7 +28,7 @@ from ._render import (
     seed_of,
     seed_text,
 )
-from ._warnings import class_warnings
+from ._warnings import class_warnings, undefined_share_warnings
 from .uncertainty import (
     mcnemar_of_patterns,
     paired_intervals,
@@ -71,7 +71,8 @@ class Comparison(Rendered):
         both = class_warnings(m_a, self.labels, names[0]) + class_warnings(m_b, labels, names[1])
         close = near_duplicates(self.labels)
         #: Near-duplicate labels; classes that never occur, are never predicted, or are tiny.
-        self.warnings = ([close] if close else []) + list(dict.fromkeys(both))
+        undefined = undefined_share_warnings(self.differences, "paired interval")
+        self.warnings = ([close] if close else []) + list(dict.fromkeys(both)) + undefined
 
     def __repr__(self) -> str:
         d = self.differences["accuracy"]

@@ -45,6 +45,7 @@ from ._warnings import (
     imbalance_warning,
     needs_exact,
     undefined_metrics,
+    undefined_share_warnings,
 )
 from .averages import delta_f1, f1_of_averages, macro_f1
 from .classwise import bias, f1, precision, prevalence, recall
@@ -142,6 +143,7 @@ class Report(Rendered):
         out += exact_warnings(self.intervals, self.matrix, self.labels, self.exact)
         out += [] if self.scores is None else self.scores.warnings
         out += undefined_metrics(self.matrix, registry())
+        out += undefined_share_warnings(self.intervals)
         return out + imbalance_warning(pc["prevalence"][pc["support"] > 0], self.intervals)
 
     def __repr__(self) -> str:
@@ -196,8 +198,9 @@ class Report(Rendered):
             f"{fixed(iv['f1_of_averages'].estimate)}. "
             f"Class-wise recalls: {recalls}. Intervals: {self.level:.0%} percentile bootstrap "
             f"over {count(self.size, 'resample')} of the test items ({seed_text(self.seed)}). "
-            "Undefined precisions and "
-            "recalls (0/0) count as 0."
+            "A precision or recall that is 0/0 on the test set counts as 0; resamples on "
+            "which a metric is undefined while the test set is not are left out of its "
+            "interval."
             + ("" if self.scores is None else self.scores.sentence())
             + " Computed with clfmetrics (rows = predictions, columns = reference)."
         )

@@ -35,6 +35,7 @@ from ._intervals import (
     score,
     scores,
     undefined_mask,
+    undefined_on,
 )
 from ._mcnemar import (
     McNemarResult,
@@ -71,7 +72,10 @@ def interval_of_stack(func, m, stack, level, method) -> Interval:
     acc = acceleration(func, m) if method == "bca" else 0.0
     values = scores(func, stack)
     undefined = undefined_mask(func, stack, values)
-    low, high, share = defined_bounds(values, undefined, estimate, level, method, acc)
+    observed = not undefined_on(func, m)
+    low, high, share = defined_bounds(
+        values, undefined, estimate, level, method, acc, observed=observed
+    )
     return Interval(estimate, low, high, level, method, share)
 
 
@@ -241,8 +245,9 @@ def paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
         undefined = undefined_mask(func, stack_a, values_a) | undefined_mask(
             func, stack_b, values_b
         )
+        observed = not (undefined_on(func, m_a) or undefined_on(func, m_b))
         low, high, share = defined_bounds(
-            values_a - values_b, undefined, estimate, level, "percentile"
+            values_a - values_b, undefined, estimate, level, "percentile", observed=observed
         )
         out[name] = Interval(estimate, low, high, level, "percentile", share)
     return out
