@@ -55,3 +55,14 @@ def test_comparison_names_undefined_resamples():
     q[:5] = 1
     cmp = cm.compare(y, p, q, size=1000, rng=2)
     assert any("paired interval" in w and "macro_precision" in w for w in cmp.warnings)
+
+
+def test_the_paragraph_never_prints_a_zero_width_interval():
+    """Issue 27, finding 7: 9 positives, no errors, a perfect ranking."""
+    y = np.r_[np.zeros(40, int), np.ones(9, int)]
+    scores = np.r_[np.linspace(0, 0.4, 40), np.linspace(0.6, 1, 9)]
+    rep = cm.report(y, y, scores=scores, size=500, rng=0)
+    block = rep.reporting_block()
+    assert "[1.000, 1.000]" not in block
+    assert "every resample gave this value" in block
+    assert "exact Clopper-Pearson interval" in block  # accuracy keeps its exact interval

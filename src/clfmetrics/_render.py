@@ -132,6 +132,20 @@ def interval_text(iv) -> str:
     return f"{fixed(iv.estimate)} [{fixed(iv.low)}, {fixed(iv.high)}]"
 
 
+def reported_text(iv) -> str:
+    """:func:`interval_text` for prose; a zero-width interval is said to be one, not shown.
+
+    Every resample giving the same value (no errors, a perfect ranking) is no measure of
+    uncertainty, so a paragraph must not print ``1.000 [1.000, 1.000]`` as if it were.
+    """
+    if iv.high == iv.low:
+        return (
+            f"{fixed(iv.estimate)} (every resample gave this value, so the bootstrap says "
+            "nothing about its uncertainty)"
+        )
+    return interval_text(iv)
+
+
 def interval_dict(iv) -> dict:
     return {"estimate": iv.estimate, "low": iv.low, "high": iv.high}
 

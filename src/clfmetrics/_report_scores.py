@@ -21,7 +21,7 @@ import numpy as np
 from ._auc_uncertainty import ap_interval, auc_interval
 from ._checks import reject_masked
 from ._macro_auc import macro_auc_interval
-from ._render import Section, count, fixed, interval_dict, num
+from ._render import Section, count, fixed, interval_dict, interval_text, num, reported_text
 from .reliability import (
     ROW_SUM_TOLERANCE,
     brier_score,
@@ -118,8 +118,8 @@ class ScoreSummary:
         ]
         self.warnings += [
             f"the ROC AUC of class {lab!s} lies below 0.5 with its whole interval "
-            f"({_text(auc)}): the scores rank that class below the others; did you swap the "
-            "positive class or the columns?"
+            f"({interval_text(auc)}): the scores rank that class below the others; did you swap "
+            "the positive class or the columns?"
             for lab, (auc, _) in self.ranking.items()
             if auc is not None and auc.high < 0.5
         ]
@@ -153,13 +153,13 @@ class ScoreSummary:
         """One sentence for the report's suggested paragraph."""
         ranked = [(lab, iv) for lab, (iv, _) in self.ranking.items() if iv is not None]
         if self.binary:
-            shown = f"{_text(ranked[0][1])}" if ranked else "undefined"
+            shown = f"{reported_text(ranked[0][1])}" if ranked else "undefined"
             out = f" ROC AUC of the scores of class {self.positive!s}: {shown}."
         else:
-            shown = "; ".join(f"{lab!s} {_text(iv)}" for lab, iv in ranked) or "undefined"
+            shown = "; ".join(f"{lab!s} {reported_text(iv)}" for lab, iv in ranked) or "undefined"
             out = f" One-vs-rest ROC AUC per class: {shown}."
             if self.macro_auc is not None:
-                out += f" Their macro average: {_text(self.macro_auc)}."
+                out += f" Their macro average: {reported_text(self.macro_auc)}."
         if self.proper:
             p = self.proper
             out += (
@@ -283,10 +283,6 @@ def _not_probabilities(scores: np.ndarray) -> list[str]:
     return [
         f"{why}, so they are not probabilities: Brier score, log loss and reliability are left out"
     ]
-
-
-def _text(iv) -> str:
-    return f"{fixed(iv.estimate)} [{fixed(iv.low)}, {fixed(iv.high)}]"
 
 
 def _cells(iv) -> list[str]:

@@ -33,6 +33,7 @@ from ._render import (
     matrix_section,
     num,
     plain_labels,
+    reported_text,
     seed_of,
     seed_text,
 )
@@ -189,11 +190,11 @@ class Report(Rendered):
             )
         return (
             f"On {count(self.n_items, 'test item')} ({n} classes), accuracy is "
-            f"{acc} and macro recall (balanced accuracy) {interval_text(iv['macro_recall'])} "
+            f"{acc} and macro recall (balanced accuracy) {reported_text(iv['macro_recall'])} "
             f"(chance: {fixed(1 / n)} for macro recall; "
             f"{fixed(self.baselines['majority class']['accuracy'])} accuracy for always "
             f"predicting the majority class). Macro F1, the mean of class-wise F1 "
-            f"(scikit-learn's average='macro'), is {interval_text(iv['macro_f1'])}; "
+            f"(scikit-learn's average='macro'), is {reported_text(iv['macro_f1'])}; "
             "the F1 of macro precision and macro recall is "
             f"{fixed(iv['f1_of_averages'].estimate)}. "
             f"Class-wise recalls: {recalls}. Intervals: {self.level:.0%} percentile bootstrap "
