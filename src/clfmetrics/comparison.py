@@ -48,7 +48,7 @@ class Comparison(Rendered):
     def __init__(self, rows, counts, n, labels, names, level, size, rng):
         self.labels, self.names = list(labels), tuple(names)
         self.level, self.size = level, size
-        #: The seed of the resamples and swaps (see :func:`clfmetrics._render.seed_of`).
+        #: The seed of the resamples and swaps, or None where the caller gave no seed.
         self.seed = seed_of(rng)
         rs.check_memory(n, size, 4)
         self.n_items = int(counts.sum())

@@ -72,7 +72,7 @@ class Report(Rendered):
         self.matrix = matrix.astype(np.int64)
         self.labels = list(labels)
         self.level, self.size = level, size
-        #: The seed of the resamples (None: a Generator or fresh entropy was given).
+        #: The seed of the resamples, or None where a Generator or fresh entropy was given.
         self.seed = seed
         self.n_items = int(matrix.sum())
         rs.check_memory(len(self.labels), size)
