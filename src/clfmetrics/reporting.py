@@ -22,6 +22,7 @@ import numpy as np
 from . import _resample as rs
 from ._codes import counted_codes, joint_codes
 from ._labels import near_duplicates
+from ._paragraph import reporting_paragraph
 from ._registry import registry
 from ._render import (
     Rendered,
@@ -33,7 +34,6 @@ from ._render import (
     matrix_section,
     num,
     plain_labels,
-    reported_text,
     seed_of,
     seed_text,
 )
@@ -175,36 +175,7 @@ class Report(Rendered):
 
     def reporting_block(self) -> str:
         """A paragraph for an evaluation section, following the book's checklist."""
-        iv = self.intervals
-        recalls = ", ".join(
-            f"{lab!s} {num(r)}"
-            for lab, r in zip(self.labels, self.per_class["recall"], strict=True)
-        )
-        n = len(self.labels)
-        acc, exact = interval_text(iv["accuracy"]), self.exact["accuracy"]
-        if iv["accuracy"].high == iv["accuracy"].low:
-            acc = (
-                f"{fixed(exact['estimate'])} (exact Clopper-Pearson interval "
-                f"[{fixed(exact['low'])}, {fixed(exact['high'])}]; "
-                "the bootstrap interval has zero width)"
-            )
-        return (
-            f"On {count(self.n_items, 'test item')} ({n} classes), accuracy is "
-            f"{acc} and macro recall (balanced accuracy) {reported_text(iv['macro_recall'])} "
-            f"(chance: {fixed(1 / n)} for macro recall; "
-            f"{fixed(self.baselines['majority class']['accuracy'])} accuracy for always "
-            f"predicting the majority class). Macro F1, the mean of class-wise F1 "
-            f"(scikit-learn's average='macro'), is {reported_text(iv['macro_f1'])}; "
-            "the F1 of macro precision and macro recall is "
-            f"{fixed(iv['f1_of_averages'].estimate)}. "
-            f"Class-wise recalls: {recalls}. Intervals: {self.level:.0%} percentile bootstrap "
-            f"over {count(self.size, 'resample')} of the test items ({seed_text(self.seed)}). "
-            "A precision or recall that is 0/0 on the test set counts as 0; resamples on "
-            "which a metric is undefined while the test set is not are left out of its "
-            "interval."
-            + ("" if self.scores is None else self.scores.sentence())
-            + " Computed with clfmetrics (rows = predictions, columns = reference)."
-        )
+        return reporting_paragraph(self)
 
     def to_dict(self) -> dict:
         pc = self.per_class
