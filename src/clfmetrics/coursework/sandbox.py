@@ -75,10 +75,13 @@ class Sandbox:
         args += ["--unshare-cgroup-try", "--hostname", "sandbox"]
         if self.uid is None:  # not root: a user namespace, as the teacher's unprivileged user
             args += ["--unshare-user", "--uid", "65534", "--gid", "65534"]
+        # A private /tmp first: what is bound below (a venv or a clone under /tmp) goes on top of
+        # it and stays visible, where a tmpfs mounted last would hide it.
+        args += ["--perms", "1777", "--tmpfs", "/tmp"]
         binds = [("--ro-bind", path, path) for path in [*_read_only(), *extra]]
         binds.append(("--bind", str(scratch), HOME))
         bound: list[str] = []
-        made: set[str] = set()
+        made: set[str] = {"/tmp"}
         for kind, source, target in binds:
             if any(target.startswith(f"{d}/") for d in bound):
                 if os.path.realpath(target) == target:
@@ -91,7 +94,7 @@ class Sandbox:
                     made.add(parent)
             args += [kind, source, target]
             bound.append(target)
-        args += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+        args += ["--proc", "/proc", "--dev", "/dev"]
         args += ["--chdir", HOME]
         args.append("--")
         if self.uid is not None:  # root: drop to the submission's own user before anything runs
