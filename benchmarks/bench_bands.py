@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from bench_auc import _problem  # the same binormal problem as the AUC rows
 
 import clfmetrics as cm
 
@@ -27,15 +28,6 @@ def _seconds(fn):
     start, cpu = time.perf_counter(), time.process_time()
     out = fn()
     return time.perf_counter() - start, time.process_time() - cpu, out
-
-
-def _problem(n_items: int, distinct: int | None, rng):
-    y = rng.random(n_items) < 0.3
-    s = rng.normal(1.0 * y, 1.0)
-    if distinct is not None:  # quantile bins: exactly ``distinct`` values, equally common
-        edges = np.quantile(s, np.linspace(0, 1, distinct + 1)[1:-1])
-        s = np.searchsorted(edges, s).astype(np.float64)
-    return y, s
 
 
 def item_curves_seconds(y, s, resamples: int, rng):

@@ -10,12 +10,12 @@ from __future__ import annotations
 import ast
 import itertools
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 import sympy as sp
 from pybtex.database import parse_file
+from test_second_review import M7, ROOT, chapter, seed  # the second review's helpers
 
 import clfmetrics as cm
 from clfmetrics import _auc_cells as ac
@@ -25,22 +25,6 @@ from clfmetrics.sources.paradox import proposition_table
 from clfmetrics.sources.search import all_counts, bookmaker_net_win, smallest_rise
 from clfmetrics.theory import scoring
 from clfmetrics.variants import power_mean
-
-ROOT = Path(__file__).resolve().parents[1]
-SEEDS = Path("/work/shared/seeds")
-M7 = np.array([[10, 43, 0], [1, 1, 0], [0, 0, 1]])
-
-
-def chapter(stem: str) -> str:
-    """A chapter's source with its line breaks folded, so phrases can span lines."""
-    return " ".join((ROOT / "chapters" / f"{stem}.md").read_text().split())
-
-
-def seed(prefix: str) -> str | None:
-    """The source text, or None where the sources are not on disk (the chapter checks run)."""
-    found = sorted(SEEDS.glob(f"{prefix}_*.txt")) if SEEDS.is_dir() else []
-    return found[0].read_text() if found else None
-
 
 # --- chapters 01-13 against the sources ---------------------------------------------------
 
