@@ -2,10 +2,12 @@
 
 ``make test`` runs the suite on two pytest-xdist workers. The book build (every chapter
 executed on a fresh kernel, warnings as errors) is the longest single step, so it starts as
-soon as a worker has collected a test that needs it, as a separate process, and the workers
-go on with the tests that do not need it. Whichever worker first asks for ``built_html``
-waits for that one build; no worker builds the book twice. The build directory is shared by
-the workers of one run (under the run's base temporary directory) and by no other run.
+soon as the tests are collected, as a separate process, and the workers go on with the tests
+that do not need it. Whichever worker first asks for ``built_html`` waits for that one build;
+no worker builds the book twice. The build directory is shared by the workers of one run
+(under the run's base temporary directory) and by no other run. The Binder simulation
+(``binder_env.py``: pip installing a fresh environment, mostly waiting on downloads and disk)
+runs the same way, beside the workers instead of holding one (``BACKGROUND``).
 
 Tests are grouped for ``--dist loadgroup``: a test file is one unit of work (its module
 fixtures, such as the coursework's ``otter assign``, run once), except where a file groups
@@ -19,9 +21,9 @@ end, where one worker ran them while the other had nothing left to do):
 1. the longest units that need no book (``LONGEST_FIRST``), longest first, so that they run
    while the book builds;
 2. every other unit that needs no book, in file order;
-3. the units that read the built book (``built_html``): by then the build has long ended,
-   and they are small (one page each for the browser tests), which keeps the two workers
-   finishing together.
+3. the units that wait for a background job (the built book, the Binder environment): by
+   then the jobs have long ended, and the units are small (one page each for the browser
+   tests), which keeps the two workers finishing together.
 """
 
 from __future__ import annotations
@@ -52,53 +54,76 @@ CHROMIUM_FLAGS = [
 #: loaded two-core machine). Started first, each overlaps the book build and the other worker.
 LONGEST_FIRST = (
     "jupyterlab",  # tests/test_jupyterlab.py: a JupyterLab server, every chapter opened
-    "tests/test_binder_simulation.py",  # a fresh venv from binder/, two chapters: ~90 s
     "tests/test_coursework.py",  # otter assign on every chapter, one grading run: ~75 s
     "tests/test_gradebook.py",  # a grading run of its own (reads the same otter assign)
     "tests/test_bench.py",  # make bench QUICK=1, Chromium included: ~50 s
     "tests/test_selfcheck.py",  # tiny Sphinx builds, Chromium
     "tests/test_engines_spark.py",  # the JVM starts: ~17 s
 )
-BUILD_TIMEOUT = 900  # seconds; a cold build takes about two minutes on an idle two-core machine
+BUILD_TIMEOUT = 1500  # seconds; a cold build takes about five minutes beside the workers
+BINDER_TIMEOUT = 1800  # seconds; pip installs the Binder requirements (most of it waiting)
 
 
-def _book_dir(config: pytest.Config) -> Path:
-    """The run's shared build folder: one per pytest run, seen by every xdist worker."""
+def _job_dir(config: pytest.Config, name: str) -> Path:
+    """A background job's folder: one per pytest run, seen by every xdist worker."""
     base = config._tmp_path_factory.getbasetemp()  # no public accessor outside a fixture
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent  # each worker's basetemp is popen-gwN below the run's basetemp
-    return base / "book"
+    return base / name
 
 
-def _start_build(config: pytest.Config) -> None:
-    """Start the book build once per run (the first worker to get here starts it)."""
-    folder = _book_dir(config)
+def _book_command(out: Path) -> list[str]:
+    flags = ["-W", "-n", "--keep-going"]
+    return [str(JUPYTER_BOOK), "build", str(ROOT), "--path-output", str(out), *flags]
+
+
+def _binder_command(out: Path) -> list[str]:
+    return [sys.executable, str(ROOT / "tests" / "binder_env.py"), str(out)]
+
+
+#: The background jobs, by the fixture that waits for each: (folder name, command, timeout).
+#: A job starts once per run, when a selected test asks for its fixture, and runs beside the
+#: workers; the tests that wait for it are handed out last (module docstring).
+BACKGROUND = {
+    "built_html": ("book", _book_command, BUILD_TIMEOUT),
+    "binder_env": ("binder", _binder_command, BINDER_TIMEOUT),
+}
+
+
+def _start_job(config: pytest.Config, fixture: str) -> None:
+    """Start a background job once per run (the first process to get here starts it)."""
+    name, command, _ = BACKGROUND[fixture]
+    folder = _job_dir(config, name)
     folder.mkdir(parents=True, exist_ok=True)
     with FileLock(str(folder / "start.lock")):
         if (folder / "started").exists():
             return
-        command = [
-            str(JUPYTER_BOOK),
-            "build",
-            str(ROOT),
-            "--path-output",
-            str(folder / "out"),
-            "-W",
-            "-n",
-            "--keep-going",
-        ]
-        # The shell writes the exit status only when the build has ended, so that file is
+        # The shell writes the exit status only when the job has ended, so that file is
         # the signal the waiting fixture polls for.
-        script = '"$@"; echo $? > "$BOOK_STATUS"'
-        with open(folder / "build.log", "w") as log:
+        script = '"$@"; echo $? > "$JOB_STATUS"'
+        with open(folder / "job.log", "w") as log:
             process = subprocess.Popen(
-                ["bash", "-c", script, "build", *command],
+                ["bash", "-c", script, name, *command(folder / "out")],
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                env={**os.environ, "BOOK_STATUS": str(folder / "status")},
+                env={**os.environ, "JOB_STATUS": str(folder / "status")},
                 start_new_session=True,
             )
         (folder / "started").write_text(str(process.pid))
+
+
+def _wait_for_job(config: pytest.Config, fixture: str) -> tuple[bool, str, Path]:
+    """Wait for a background job to end: (succeeded, its log, its output folder)."""
+    name, _, timeout = BACKGROUND[fixture]
+    folder = _job_dir(config, name)
+    status = folder / "status"
+    deadline = time.monotonic() + timeout
+    while not status.exists() or not status.read_text().strip():
+        assert (folder / "started").exists(), f"the {name} job was never started"
+        assert time.monotonic() < deadline, f"the {name} job still running after {timeout} s"
+        time.sleep(1)
+    log = (folder / "job.log").read_text(errors="replace")
+    return status.read_text().strip() == "0", log, folder / "out"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -120,12 +145,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-    needs_book = {_group(i) for i in items if "built_html" in getattr(i, "fixturenames", ())}
+    waits = {_group(i) for i in items if set(BACKGROUND) & set(getattr(i, "fixturenames", ()))}
 
     def rank(group: str) -> tuple[int, int]:
         if group in LONGEST_FIRST:
             return 0, LONGEST_FIRST.index(group)
-        return (2 if group in needs_book else 1), 0
+        return (2 if group in waits else 1), 0
 
     items.sort(key=lambda item: rank(_group(item)))  # stable: file order within a rank
     if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
@@ -152,44 +177,45 @@ def _name_groups(items: list[pytest.Item]) -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the build only if a selected test needs it (after -m and -k have deselected)."""
+    """Start each background job only if a selected test needs it (after -m and -k)."""
     if session.config.option.collectonly:
         return
-    if any("built_html" in getattr(item, "fixturenames", ()) for item in session.items):
-        _start_build(session.config)
+    for fixture in BACKGROUND:
+        if any(fixture in getattr(item, "fixturenames", ()) for item in session.items):
+            _start_job(session.config, fixture)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """A run that ends early (-x, Ctrl-C) does not leave its book build running.
+    """A run that ends early (-x, Ctrl-C) does not leave a background job running.
 
     Only the process that outlives every worker (the xdist controller, or pytest itself
-    without xdist) may stop it: a worker that runs out of tests ends while another may still
-    be waiting for the book.
+    without xdist) may stop them: a worker that runs out of tests ends while another may
+    still be waiting for a job.
     """
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    folder = _book_dir(config)
-    started = folder / "started"
-    if started.exists() and not (folder / "status").exists():
-        try:
-            os.killpg(int(started.read_text()), signal.SIGTERM)
-        except ProcessLookupError:
-            pass
+    for name, _, _ in BACKGROUND.values():
+        folder = _job_dir(config, name)
+        started = folder / "started"
+        if started.exists() and not (folder / "status").exists():
+            try:
+                os.killpg(int(started.read_text()), signal.SIGTERM)
+            except ProcessLookupError:
+                pass
 
 
 @pytest.fixture(scope="session")
 def built_html(pytestconfig) -> Path:
     """The book built from scratch (cold execution cache) with warnings as errors."""
-    folder = _book_dir(pytestconfig)
-    status = folder / "status"
-    deadline = time.monotonic() + BUILD_TIMEOUT
-    while not status.exists() or not status.read_text().strip():
-        assert (folder / "started").exists(), "the book build was never started"
-        assert time.monotonic() < deadline, f"book build still running after {BUILD_TIMEOUT} s"
-        time.sleep(1)
-    log = (folder / "build.log").read_text()
-    assert status.read_text().strip() == "0", f"book build failed:\n{log[-6000:]}"
-    return folder / "out" / "_build" / "html"
+    ok, log, out = _wait_for_job(pytestconfig, "built_html")
+    assert ok, f"book build failed:\n{log[-6000:]}"
+    return out / "_build" / "html"
+
+
+@pytest.fixture(scope="session")
+def binder_env(pytestconfig) -> tuple[bool, str, Path]:
+    """The Binder-like environment of ``binder_env.py``: (it worked, its log, its folder)."""
+    return _wait_for_job(pytestconfig, "binder_env")
 
 
 @pytest.fixture(scope="session")
