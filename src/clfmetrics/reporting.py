@@ -37,6 +37,7 @@ from ._render import (
     seed_of,
     seed_text,
 )
+from ._report_figures import score_figures
 from ._report_scores import ScoreSummary, argmax_warning, check_scores
 from ._warnings import (
     class_warnings,
@@ -172,6 +173,9 @@ class Report(Rendered):
             "averages rewards the imbalance that the mean of class-wise F1 penalises "
             "(Opitz & Burst 2019: the gap grows with (P_x R_y - P_y R_x)^2 over class pairs)."
         )
+
+    def _figures(self) -> list[str]:
+        return score_figures(self.scores, self.seed)
 
     def reporting_block(self) -> str:
         """A paragraph for an evaluation section, following the book's checklist."""
