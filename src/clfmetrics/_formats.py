@@ -178,15 +178,15 @@ def for_text(sections: list[Section]) -> list[Section]:
                 )
         elif s.header[:1] == ["class"] and "F1" in s.header and len(s.rows) > TEXT_CLASSES:
             f1, support = s.header.index("F1"), s.header.index("support")
-            where = f"of {len(s.rows)} classes; all of them: {ELSEWHERE}"
+            key, n = section_key(s.title), len(s.rows)
+            what = s.title[len(key) :].strip(" ()")
+            worst = _by(s.rows, f1, False)
             out.append(
-                Section(
-                    f"{s.title}: the {TOP_K} of lowest F1 {where}", s.header, _by(s.rows, f1, False)
-                )
+                Section(f"{key}: the {TOP_K} of lowest F1 (of {n} classes)", s.header, worst)
             )
-            s = Section(
-                f"{s.title}: the {TOP_K} most common", s.header, _by(s.rows, support, True), s.notes
-            )
+            note = f"{what}; every class: {ELSEWHERE}" if what else f"every class: {ELSEWHERE}"
+            common = _by(s.rows, support, True)
+            s = Section(f"{key}: the {TOP_K} most common", s.header, common, [note, *s.notes])
         elif s.title == "Warnings" and len(s.notes) > TEXT_WARNINGS:
             rest = len(s.notes) - TEXT_WARNINGS
             s = Section(
