@@ -276,8 +276,12 @@ def test_many_classes_keep_the_text_readable_and_the_csv_complete():
     worst = _text_rows(text, "Per class: the 10 of lowest F1")
     f1 = np.array([float(v[-1]) for v in worst.values()])
     assert len(worst) == 10 and f1.max() <= np.sort(r.per_class["f1"])[9] + 5e-4
+    assert f"the first 20 rows of {n + 1}; the other {n + 1 - 20}" in text  # exact intervals
+    assert f"The 10 lowest of the {n} class-wise recalls" in r.reporting_block()
     rows = list(csv.reader(io.StringIO(r.to_csv())))
     assert len({row[1] for row in rows if row[0] == "Per class" and row[2] == "F1"}) == n
+    exact = {row[1] for row in rows if row[0] == "Exact intervals" and row[1]}
+    assert len(exact) == n + 1  # accuracy and every recall
     assert len({row[2] for row in rows if row[0] == "Confusion matrix"} - {"title"}) == n + 1
 
 
@@ -403,3 +407,20 @@ def test_html_in_chromium_runs_nothing_fetches_nothing_and_draws_the_figures(
         line = "rgb(0, 114, 178)" if scheme == "light" else "rgb(86, 180, 233)"
         assert colours == [background, line]
         context.close()
+
+
+def test_html_leaves_a_huge_confusion_matrix_to_csv_and_json():
+    from clfmetrics._html_report import MATRIX_CLASSES, document
+    from clfmetrics._section import Section
+
+    def matrix(n):
+        header = ["predicted \\ true", *map(str, range(n)), "total"]
+        rows = [[str(k), *["1"] * (n + 1)] for k in range(n)] + [["total", *["1"] * (n + 1)]]
+        return Section("Confusion matrix", header, rows)
+
+    big = MATRIX_CLASSES + 1
+    assert f"{big} classes: the matrix is in --format csv or json" in document(
+        [matrix(big)], "r", []
+    )
+    assert "<table>" not in document([matrix(big)], "r", [])
+    assert "<table>" in document([matrix(MATRIX_CLASSES)], "r", [])

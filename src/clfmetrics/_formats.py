@@ -159,8 +159,8 @@ def for_text(sections: list[Section]) -> list[Section]:
 
     A confusion matrix too wide for a line becomes a note; a per-class table of more
     than ``TEXT_CLASSES`` classes becomes the ``TOP_K`` of lowest F1 and the ``TOP_K``
-    most common; more than ``TEXT_WARNINGS`` warnings are cut there. Every other
-    format keeps everything.
+    most common; another table of more rows shows its first ``2 * TOP_K``; more than
+    ``TEXT_WARNINGS`` warnings are cut there. Every other format keeps everything.
     """
     out = []
     for s in sections:
@@ -187,6 +187,10 @@ def for_text(sections: list[Section]) -> list[Section]:
             note = f"{what}; every class: {ELSEWHERE}" if what else f"every class: {ELSEWHERE}"
             common = _by(s.rows, support, True)
             s = Section(f"{key}: the {TOP_K} most common", s.header, common, [note, *s.notes])
+        elif len(s.rows) > TEXT_CLASSES:  # e.g. exact intervals or ranking per class
+            rest = len(s.rows) - 2 * TOP_K
+            more = f"the first {2 * TOP_K} rows of {len(s.rows)}; the other {rest}: {ELSEWHERE}"
+            s = Section(s.title, s.header, s.rows[: 2 * TOP_K], [more, *s.notes])
         elif s.title == "Warnings" and len(s.notes) > TEXT_WARNINGS:
             rest = len(s.notes) - TEXT_WARNINGS
             s = Section(

@@ -15,6 +15,8 @@ import html
 from ._section import Section
 from ._svg import style
 
+#: A confusion matrix of more classes is left to CSV and JSON (a page of n**2 cells).
+MATRIX_CLASSES = 100
 _CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
     "form-action 'none'"
@@ -41,6 +43,9 @@ def document(sections: list[Section], heading: str, figures: list[str]) -> str:
         if figures and not placed and s.title == "Warnings":
             body.append("<section><h2>Figures</h2>" + "".join(figures) + "</section>")
             placed = True
+        if s.header[:1] == ["predicted \\ true"] and len(s.rows) - 1 > MATRIX_CLASSES:
+            n = len(s.rows) - 1
+            s = Section(s.title, notes=[f"{n} classes: the matrix is in --format csv or json"])
         part = [f"<section><h2>{e(s.title)}</h2>"]
         if s.header:
             head = "".join(f'<th scope="col">{e(h)}</th>' for h in s.header)
