@@ -5,8 +5,17 @@ One ``--pred`` column prints :func:`clfmetrics.reporting.report`, two print
 
 The options besides ``--truth`` and ``--pred``:
 
-``--format text|json|markdown|csv|html``, ``--json``, ``--output FILE``
-    The rendering and where it goes (see :mod:`clfmetrics._output`).
+``--format text|json|markdown|csv|html``
+    The rendering (default text; ``--json`` is an alias of ``--format json``):
+    Markdown tables, one long CSV table ``section,row,column,value`` (cells that a
+    spreadsheet would run as formulas get a leading ``'``), or one self-contained
+    HTML page (no script, no network), with ``--scores``/``--proba`` the ROC and
+    precision-recall curves with their bands and the reliability diagram as
+    inline SVG. Labels are escaped in each format. The text shows the classes of
+    lowest F1 and the most common where there are more than 30.
+``--output FILE``
+    Write there instead of stdout (stdout stays empty; one line on stderr names
+    the file). A path that cannot be written is refused before any work.
 
 ``--labels L [L ...]``
     Every class of the task, in the order of the matrix (default: the sorted

@@ -8,8 +8,9 @@ exact (Clopper-Pearson) intervals where the bootstrap fails (a zero-width
 interval, a class under 10 items), warnings, and a suggested reporting
 paragraph. Given ``scores=``, it adds ROC AUC and average precision with
 their intervals and, for probabilities, the Brier score, log loss, expected
-calibration error and a reliability table. It renders as text (``str``), as
-HTML in Jupyter and as ``to_dict()`` / ``to_json()``.
+calibration error and a reliability table. It renders as text (``str``), HTML in
+Jupyter, ``to_dict()``, ``to_json()``, ``to_markdown()``, ``to_csv()``, ``to_frame()``
+(pandas) and ``to_html()`` (one self-contained page, the scores' curves inline).
 
 Convention: ``matrix[i, j]`` = items predicted ``labels[i]`` whose true class
 is ``labels[j]``.
