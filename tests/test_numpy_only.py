@@ -119,3 +119,29 @@ def test_paired_report_runs_in_a_venv_with_only_numpy(tmp_path):
     expected = mcnemar(y_true, y_pred, other)
     assert "McNemar's exact test on accuracy" in out.stdout
     assert f"model alone right on {expected.a_only} items" in out.stdout
+
+
+def test_html_report_with_curves_runs_in_a_venv_with_only_numpy(tmp_path):
+    """--format html draws its figures with the package's own SVG writer: no matplotlib."""
+    python, env = numpy_only_venv(tmp_path)
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    s = np.clip(0.4 * y + 0.6 * rng.random(200), 0, 1)
+    path = tmp_path / "scored.csv"
+    rows = [f"{t},{int(p >= 0.5)},{p:.4f}" for t, p in zip(y, s, strict=True)]
+    path.write_text("gold,model,score\n" + "\n".join(rows) + "\n")
+    target = tmp_path / "report.html"
+    argv = ["report", str(path), "--truth", "gold", "--pred", "model", "--scores", "score"]
+    argv += ["--size", "200", "--format", "html", "--output", str(target)]
+    out = subprocess.run(
+        [python, "-m", "clfmetrics", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "" and out.stderr.startswith("clfmetrics: wrote the html report")
+    page = target.read_text(encoding="utf-8")
+    assert page.count("<svg") == 3 and "ROC curve" in page and "Reliability diagram" in page

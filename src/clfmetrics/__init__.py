@@ -20,6 +20,7 @@ The package has layers, and imports point down only::
 ``src/clfmetrics/README.md`` says what each part holds.
 """
 
+from ._labels import LabelWarning
 from ._registry import CLASSWISE, METRICS
 from .agreement import kappa, mcc
 from .averages import (
@@ -86,6 +87,7 @@ __all__ = [
     "CORPResult",
     "CalibrationTest",
     "Interval",
+    "LabelWarning",
     "ReliabilityBand",
     "ResampledTTest",
     "accuracy",

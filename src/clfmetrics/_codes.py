@@ -13,7 +13,7 @@ Numbers are one kind (``1 == 1.0 == True``), strings another, and the two never
 match (``0`` is not ``"0"``, see ``_labels``). Strings are compared as text:
 ``"Spam"`` and ``"spam"``, ``"007"`` and ``"7"`` are different classes. Since
 such near-duplicates are usually a mistake in the data, :func:`joint_codes`
-warns (:class:`~clfmetrics._labels.LabelWarning`) when the classes it finds hold
+warns (:class:`clfmetrics.LabelWarning`) when the classes it finds hold
 labels that differ only in case, whitespace or leading zeros, naming both
 spellings. (The command line reads every value as text and applies the same
 rule, see ``_csvinput``.)

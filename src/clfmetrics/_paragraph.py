@@ -7,16 +7,20 @@ counts. A zero-width bootstrap interval is never printed as if it measured somet
 
 from __future__ import annotations
 
+from ._formats import TEXT_CLASSES, TOP_K
 from ._render import count, fixed, interval_text, num, reported_text, seed_text
 
 
 def reporting_paragraph(rep) -> str:
     """The paragraph of a :class:`clfmetrics.reporting.Report`."""
     iv = rep.intervals
-    recalls = ", ".join(
-        f"{lab!s} {num(r)}" for lab, r in zip(rep.labels, rep.per_class["recall"], strict=True)
-    )
     n = len(rep.labels)
+    pairs = list(zip(rep.labels, rep.per_class["recall"], strict=True))
+    which = "Class-wise recalls"
+    if n > TEXT_CLASSES:  # a paragraph, not a table: the lowest recalls, and where the rest are
+        pairs = sorted(pairs, key=lambda p: -1.0 if p[1] != p[1] else p[1])[:TOP_K]
+        which = f"The {TOP_K} lowest of the {n} class-wise recalls (all in the per-class table)"
+    recalls = ", ".join(f"{lab!s} {num(r)}" for lab, r in pairs)
     acc, exact = interval_text(iv["accuracy"]), rep.exact["accuracy"]
     if iv["accuracy"].high == iv["accuracy"].low:
         acc = (
@@ -33,7 +37,7 @@ def reporting_paragraph(rep) -> str:
         f"(scikit-learn's average='macro'), is {reported_text(iv['macro_f1'])}; "
         "the F1 of macro precision and macro recall is "
         f"{fixed(iv['f1_of_averages'].estimate)}. "
-        f"Class-wise recalls: {recalls}. Intervals: {rep.level:.0%} percentile bootstrap "
+        f"{which}: {recalls}. Intervals: {rep.level:.0%} percentile bootstrap "
         f"over {count(rep.size, 'resample')} of the test items ({seed_text(rep.seed)}). "
         "A precision or recall that is 0/0 on the test set counts as 0; resamples on "
         "which a metric is undefined while the test set is not are left out of its "

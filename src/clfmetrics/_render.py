@@ -10,22 +10,15 @@ from __future__ import annotations
 import html
 import json
 import textwrap
-from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._formats import for_text, markdown, to_csv, to_frame
+from ._html_report import document
+from ._section import Section
+
 #: Line width of the text rendering's notes.
 WIDTH = 88
-
-
-@dataclass
-class Section:
-    """One titled block: a table of formatted cells and notes below it."""
-
-    title: str
-    header: list[str] = field(default_factory=list)
-    rows: list[list[str]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
@@ -172,8 +165,12 @@ class Rendered:
     def to_dict(self) -> dict:  # pragma: no cover - defined by subclasses
         raise NotImplementedError
 
+    def _figures(self) -> list[str]:
+        """Inline SVG figures of the HTML file (none unless a subclass has some)."""
+        return []
+
     def __str__(self) -> str:
-        return text(self._sections(), self._heading)
+        return text(for_text(self._sections()), self._heading)
 
     def _repr_html_(self) -> str:
         return as_html(self._sections(), self._heading)
@@ -181,3 +178,25 @@ class Rendered:
     def to_json(self, **kwargs) -> str:
         """The content of :meth:`to_dict` as JSON (undefined values become ``null``)."""
         return json.dumps(_plain(self.to_dict()), **{"indent": 2, **kwargs})
+
+    def to_markdown(self) -> str:
+        """Every section as Markdown: pipe tables and lists, labels escaped (see ``_formats``)."""
+        return markdown(self._sections(), self._heading)
+
+    def to_csv(self) -> str:
+        """Every table cell and note as CSV rows ``section,row,column,value``, formula-safe."""
+        return to_csv(self._sections())
+
+    def to_frame(self):
+        """The rows of :meth:`to_csv` as a pandas DataFrame (numbers as floats); needs pandas.
+
+        Raises ImportError, naming the remedy, where pandas is not installed.
+        """
+        return to_frame(self._sections())
+
+    def to_html(self) -> str:
+        """One self-contained HTML page: the tables and, with scores, the curves as inline SVG.
+
+        No script, no external file, no network; labels escaped; light and dark schemes.
+        """
+        return document(self._sections(), self._heading, self._figures())

@@ -87,6 +87,8 @@ class ScoreSummary:
 
     def __init__(self, truth, scores, pos, labels, level, size, rng, auc_method="auto"):
         self.labels, self.level = labels, level
+        #: The true class codes and the checked scores (the HTML report's figures).
+        self.truth, self.scores = truth, scores
         self.size = size = min(size, RANKING_SIZE)
         if auc_method not in AUC_METHODS:
             raise ValueError(f"auc_method must be one of {AUC_METHODS}; got {auc_method!r}")

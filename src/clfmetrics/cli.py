@@ -1,10 +1,21 @@
 """The command line: ``python -m clfmetrics report FILE.csv --truth COL --pred COL [--pred COL]``.
 
 One ``--pred`` column prints :func:`clfmetrics.reporting.report`, two print
-:func:`clfmetrics.comparison.compare`; ``--json`` prints the JSON rendering
-instead of text.
+:func:`clfmetrics.comparison.compare`.
 
-The options besides ``--truth``, ``--pred``, ``--json``:
+The options besides ``--truth`` and ``--pred``:
+
+``--format text|json|markdown|csv|html``
+    The rendering (default text; ``--json`` is an alias of ``--format json``):
+    Markdown tables, one long CSV table ``section,row,column,value`` (cells that a
+    spreadsheet would run as formulas get a leading ``'``), or one self-contained
+    HTML page (no script, no network), with ``--scores``/``--proba`` the ROC and
+    precision-recall curves with their bands and the reliability diagram as
+    inline SVG. Labels are escaped in each format. The text shows the classes of
+    lowest F1 and the most common where there are more than 30.
+``--output FILE``
+    Write there instead of stdout (stdout stays empty; one line on stderr names
+    the file). A path that cannot be written is refused before any work.
 
 ``--labels L [L ...]``
     Every class of the task, in the order of the matrix (default: the sorted
@@ -88,6 +99,7 @@ from ._csvfile import (
 )
 from ._csvinput import NA_CHOICES, read_columns
 from ._labels import LabelWarning
+from ._output import add_output_options, check_output, render, write
 from ._render import count
 from ._report_scores import AUC_METHODS
 from ._resample import DEFAULT_SEED
@@ -170,7 +182,7 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--encoding", help="the file's text encoding (default utf-8), e.g. latin-1, cp1252"
     )
-    rep.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_output_options(rep)
     rep.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
     rep.add_argument("--size", type=int, default=10_000, help="resamples (default 10000)")
     rep.add_argument(
@@ -351,6 +363,7 @@ def run(argv=None) -> int:
     """Parse ``argv``, print the report or the comparison, return the exit status."""
     try:
         args = _parser().parse_args(argv)
+        args.format = check_output(args)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LabelWarning)  # the report lists them
             result = _evaluate(args)
@@ -368,7 +381,7 @@ def run(argv=None) -> int:
     except SystemExit as done:  # --help
         return done.code
     try:
-        print(result.to_json() if args.json else result)
+        return write(render(result, args.format), args.output, args.format)
     except BrokenPipeError:  # e.g. piped into head: stop quietly, as other tools do
         sys.stdout = open(os.devnull, "w")  # the closed pipe must not be flushed at exit
     return 0

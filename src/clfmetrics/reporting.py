@@ -8,8 +8,9 @@ exact (Clopper-Pearson) intervals where the bootstrap fails (a zero-width
 interval, a class under 10 items), warnings, and a suggested reporting
 paragraph. Given ``scores=``, it adds ROC AUC and average precision with
 their intervals and, for probabilities, the Brier score, log loss, expected
-calibration error and a reliability table. It renders as text (``str``), as
-HTML in Jupyter and as ``to_dict()`` / ``to_json()``.
+calibration error and a reliability table. It renders as text (``str``), HTML in
+Jupyter, ``to_dict()``, ``to_json()``, ``to_markdown()``, ``to_csv()``, ``to_frame()``
+(pandas) and ``to_html()`` (one self-contained page, the scores' curves inline).
 
 Convention: ``matrix[i, j]`` = items predicted ``labels[i]`` whose true class
 is ``labels[j]``.
@@ -37,6 +38,7 @@ from ._render import (
     seed_of,
     seed_text,
 )
+from ._report_figures import score_figures
 from ._report_scores import ScoreSummary, argmax_warning, check_scores
 from ._warnings import (
     class_warnings,
@@ -172,6 +174,9 @@ class Report(Rendered):
             "averages rewards the imbalance that the mean of class-wise F1 penalises "
             "(Opitz & Burst 2019: the gap grows with (P_x R_y - P_y R_x)^2 over class pairs)."
         )
+
+    def _figures(self) -> list[str]:
+        return score_figures(self.scores, self.seed)
 
     def reporting_block(self) -> str:
         """A paragraph for an evaluation section, following the book's checklist."""
