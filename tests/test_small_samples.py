@@ -86,3 +86,10 @@ def test_every_column_of_a_probability_matrix_is_checked():
     r = cm.report(y, p.argmax(1), scores=p, size=200, rng=0)
     flags = [w for w in r.warnings if "items of the smaller class" in w]
     assert len(flags) == 1 and "class 2 " in flags[0] and "only 8 items" in flags[0]
+
+
+def test_the_report_docstring_quotes_the_stored_coverage():
+    doc = " ".join(cm.report.__doc__.split())
+    for method, name in (("percentile", "percentile"), ("bca", "BCa"), ("delong", "DeLong")):
+        assert f"{SMALL_CLASS_COVERAGE[method]:.2f} {name}" in doc
+    assert f"fewer than {SMALL_CLASS} items" in doc
