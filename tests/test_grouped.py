@@ -152,3 +152,21 @@ def test_bad_arguments_name_themselves():
         sample_clustered(PREVALENCE, BEHAVIOUR, 0, 3, concentration=1)
     with pytest.raises(ValueError, match="conditional"):
         sample_clustered(PREVALENCE, BEHAVIOUR[:2], 3, 3, concentration=1)
+
+
+def test_group_interval_reports_and_leaves_out_the_undefined_resamples():
+    """Class 2 is predicted only in group 0: a resample without it has macro precision 0/0."""
+    rare = np.zeros((8, 3, 3))
+    rare[:, 0, 0], rare[:, 1, 1], rare[:, 0, 1] = 20, 15, 2
+    rare[:, 2, 2], rare[:, 0, 2] = 0, 1
+    rare[0, 2, 2] = 2
+    iv = group_interval("macro_precision", rare, size=4000, rng=0)
+    # P(group 0 never drawn in 8 draws) = (7/8)**8, about 0.34
+    assert abs(iv.undefined - (7 / 8) ** 8) < 0.03
+    weights = np.random.default_rng(0).multinomial(8, np.full(8, 1 / 8), size=4000)
+    stack = (weights @ rare.reshape(8, 9)).reshape(4000, 3, 3)
+    undefined = np.isnan(cm.macro_precision(stack, zero_division="nan"))
+    assert iv.undefined == undefined.mean()
+    low, high = np.quantile(cm.macro_precision(stack)[~undefined], [0.025, 0.975])
+    assert (iv.low, iv.high) == pytest.approx((low, high))
+    assert group_interval("accuracy", rare, size=500, rng=0).undefined == 0.0

@@ -29,6 +29,7 @@ from .reliability import (
     log_loss,
     reliability_curve,
 )
+from .small_samples import small_class_warning
 
 #: Equal-width bins of the reliability table and the ECE.
 BINS = 10
@@ -125,6 +126,13 @@ class ScoreSummary:
             for lab, (auc, _) in self.ranking.items()
             if auc is not None and auc.high < 0.5
         ]
+        # Rankings with a small class: the simulated coverage of their AUC interval.
+        per_class = np.bincount(truth, minlength=len(labels))
+        for k, _ in columns:
+            auc, _ = self.ranking[labels[k]]
+            small = int(min(per_class[k], len(truth) - per_class[k]))
+            flag = None if auc is None else small_class_warning(labels[k], small, auc.method, level)
+            self.warnings += [flag] if flag else []
         self.warnings += [
             f"the AP resamples of class {lab!s} all fell on one side of its estimate (a "
             "resampling bias of AP where the ranking puts that class near the bottom); its "

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _resample as rs
 from ._interval import Interval
-from ._intervals import bounds, score, scores
+from ._intervals import bounds, defined_bounds, score, scores, undefined_mask, undefined_on
 from ._registry import resolve_metric
 from .simulate import _distribution
 
@@ -85,6 +85,9 @@ def group_interval(metric, group_matrices, *, level=0.95, size=10_000, rng=None)
     -------
     Interval
         ``estimate`` is the metric of the summed matrix; ``method`` is ``"percentile"``.
+        As in :func:`clfmetrics.uncertainty.interval`, the ends are computed among the
+        resampled test sets where the metric is defined (no 0/0), and ``undefined`` is
+        the share of the others (a class never predicted in the groups drawn).
 
     Raises
     ------
@@ -111,9 +114,15 @@ def group_interval(metric, group_matrices, *, level=0.95, size=10_000, rng=None)
     for rows in rs._blocks(size, g):
         weights = rng.multinomial(g, np.full(g, 1 / g), size=rows.stop - rows.start)
         stack[rows] = weights @ flat
-    estimate = score(func, arr.sum(axis=0))
-    low, high = bounds(scores(func, stack.reshape(size, n, n)), estimate, level, "percentile")
-    return Interval(estimate, low, high, level, "percentile")
+    m = arr.sum(axis=0)
+    estimate = score(func, m)
+    stack = stack.reshape(size, n, n)
+    values = scores(func, stack)
+    undefined = undefined_mask(func, stack, values)
+    low, high, share = defined_bounds(
+        values, undefined, estimate, level, "percentile", observed=not undefined_on(func, m)
+    )
+    return Interval(estimate, low, high, level, "percentile", share)
 
 
 def confusion_by_group(y_true, y_pred, groups, *, labels=None) -> tuple[np.ndarray, list]:
