@@ -61,6 +61,9 @@ LONGEST_FIRST = (
     "tests/test_engines_spark.py",  # the JVM starts: ~17 s
 )
 BUILD_TIMEOUT = 1500  # seconds; a cold build takes about five minutes beside the workers
+#: The workers' niceness beside the background jobs (CFS gives a nice-0 process about three
+#: times the CPU share of a nice-5 one; see ``pytest_collection_finish``).
+WORKER_NICENESS = 5
 BINDER_TIMEOUT = 1800  # seconds; pip installs the Binder requirements (most of it waiting)
 
 
@@ -183,6 +186,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     for fixture in BACKGROUND:
         if any(fixture in getattr(item, "fixturenames", ()) for item in session.items):
             _start_job(session.config, fixture)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # The book build is the run's critical path: the tests that read the book wait for
+        # it. The workers (and what they start) yield the CPU to it when both want it, and
+        # take whatever it leaves; the jobs started above keep the default priority.
+        os.nice(WORKER_NICENESS)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
