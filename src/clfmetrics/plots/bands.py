@@ -45,7 +45,9 @@ def band_label(band) -> str:
     return f"{band.level:.0%} {kind} band"
 
 
-def band_on_axes(ax, band, *, label: str = "curve", k: int = 0, step: bool = False):
+def band_on_axes(
+    ax, band, *, label: str = "curve", k: int = 0, step: bool = False, line: bool = True
+):
     """Draw ``band`` on ``ax``: the band shaded, the observed curve as a line over it.
 
     Parameters
@@ -59,10 +61,14 @@ def band_on_axes(ax, band, *, label: str = "curve", k: int = 0, step: bool = Fal
         Index of the curve (its colour and line style).
     step : bool
         Draw the curve as steps (precision-recall) rather than straight segments.
+    line : bool
+        Draw the observed curve on the grid; False when it is already drawn
+        through its own points (the band alone is added).
 
     Returns
     -------
-    (line, fill) : the Line2D of the curve and the PolyCollection of the band.
+    (line, fill) : the Line2D of the curve (None without ``line``) and the
+        PolyCollection of the band.
     """
     x, y = np.asarray(band.x, float), np.asarray(band.y, float)
     low, high = np.asarray(band.low, float), np.asarray(band.high, float)
@@ -80,11 +86,13 @@ def band_on_axes(ax, band, *, label: str = "curve", k: int = 0, step: bool = Fal
         step=where,
         label=f"{label}: {band_label(band)}",
     )
+    if not line:
+        return None, fill
     drawstyle = "steps-post" if step else "default"
-    (line,) = ax.plot(
+    (curve,) = ax.plot(
         x, y, lw=2, color=color, ls=_STYLES[k % len(_STYLES)], drawstyle=drawstyle, label=label
     )
-    return line, fill
+    return curve, fill
 
 
 def _square(ax, xlabel: str, ylabel: str, loc: str) -> None:
