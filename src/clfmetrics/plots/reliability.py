@@ -156,7 +156,8 @@ def reliability_band_diagram(
     top.set_xlim(-0.02, 1.02)
     top.set_ylim(-0.02, 1.02)
     top.set_yticks(np.linspace(0, 1, 6))
-    top.legend(frameon=False, fontsize=7, loc="upper left")
+    # Above the panel: the error bars of small bins reach every corner of it.
+    top.legend(frameon=False, fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0))
     bottom.set_xticks(np.linspace(0, 1, 6))
     bottom.set_xlabel(xlabel)
     bottom.set_ylabel("items per bin")
