@@ -341,7 +341,10 @@
         return;
       }
       const values = CM().metrics(m, 0), cw = CM().classwise(m, 0), nm = names();
-      const ci = CM().exactIntervals(m, spec.level), pct = `${Math.round(spec.level * 100)} %`;
+      // A spec from a cached execution of an older chapter has no level or scales: 95 %, and
+      // no narrowing figure (a fresh build writes both).
+      const level = spec.level || 0.95, scales = spec.scales || [1];
+      const ci = CM().exactIntervals(m, level), pct = `${Math.round(level * 100)} %`;
       const span = ([lo, hi], key) => ({ text: `[${fmt(lo)}, ${fmt(hi)}]`, key });
       f.live.textContent = `accuracy ${fmt(values.accuracy)} [${fmt(ci.accuracy[0])}, ${fmt(ci.accuracy[1])}], ` +
         `macro F1 ${fmt(values.macro_f1)}, kappa ${fmt(values.kappa)}, MCC ${fmt(values.mcc)}`;
@@ -359,14 +362,14 @@
           { text: fmt(cw.recall[i]), key: `recall:${i}` }, span(ci.recall[i], `interval:recall:${i}`),
           { text: fmt(cw.f1[i]), key: `f1:${i}` }]), "Per class, exact (Clopper–Pearson) intervals"));
       const N = total(m), C = m.reduce((a, r, k) => a + r[k], 0);
-      const items = spec.scales.map((x) => x * N);
-      const widths = spec.scales.map((x) => { const [lo, hi] = CM().clopperPearson(C * x, N * x, spec.level); return hi - lo; });
+      const items = scales.map((x) => x * N);
+      const widths = scales.map((x) => { const [lo, hi] = CM().clopperPearson(C * x, N * x, level); return hi - lo; });
       const narrowing = chart({ title: "accuracy interval: width as counts grow", width: 330,
         xlim: [0, Math.log10(items[items.length - 1])], ylim: [0, Math.max(...widths)],
         xticks: niceTicks(0, Math.log10(items[items.length - 1])).filter(Number.isInteger),
         xfmt: (t) => fmtG(10 ** t, 3), xlabel: "items (log scale), same proportions",
         label: `Width of the ${pct} exact accuracy interval if every count were multiplied by ` +
-          `${spec.scales.join(", ")}: ${widths.map((w, k) => `${items[k]} items ${fmt(w)}`).join("; ")}.`,
+          `${scales.join(", ")}: ${widths.map((w, k) => `${items[k]} items ${fmt(w)}`).join("; ")}.`,
         lines: [{ xs: items.map(Math.log10), ys: widths, color: COLORS[3] }],
         points: [{ x: Math.log10(N), y: widths[0], color: COLORS[4] }],
         legend: [["width of the accuracy interval", COLORS[3]], ["these counts", COLORS[4]]] });
@@ -384,11 +387,11 @@
             `${s} bias ${cw.bias[i]} prevalence ${cw.prevalence[i]}`).join("; ")}`,
           series: [{ name: "bias (row sum)", values: cw.bias, color: COLORS[3] },
                    { name: "prevalence (column sum)", values: cw.prevalence, color: COLORS[4] }] }),
-        narrowing);
+        scales.length > 1 ? narrowing : null);
     }
     build();
     return { state: () => ({ matrix: copy(m), metrics: CM().metrics(m, 0), classwise: CM().classwise(m, 0),
-                             intervals: total(m) ? CM().exactIntervals(m, spec.level) : null }) };
+                             intervals: total(m) ? CM().exactIntervals(m, spec.level || 0.95) : null }) };
   }
 
   // --- 2. the two macro F1s ----------------------------------------------------------------
