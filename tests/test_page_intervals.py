@@ -236,17 +236,21 @@ def test_layout_ticks_and_dark_mode(open_page):
             if len(steps) and np.allclose(steps, steps[0]):
                 mantissa = abs(steps[0]) / 10 ** np.floor(np.log10(abs(steps[0])))
                 assert any(np.isclose(mantissa, f) for f in (1, 2, 5)), labels
-    # dark mode: the theme sets data-theme on <html>; the charts' ink follows the text colour
+    # dark mode: the theme sets data-theme on <html> and light text on a dark page; myst-nb
+    # puts a cell's HTML output on a light box with dark text. The charts' ink, captions and
+    # buttons follow the text colour of the box they sit in, so they stay readable in both.
     dark = open_page("threshold.html")
     dark.evaluate(
         """() => { document.documentElement.dataset.theme = 'dark';
         const s = document.createElement('style');
-        s.textContent = 'html[data-theme=dark]{--pst-color-text-base:#ced6dd;background:#14181e}';
+        s.textContent = 'html[data-theme=dark] body {color: #ced6dd; background: #14181e}';
         document.head.append(s); }"""
     )
-    color = dark.evaluate(
-        "() => getComputedStyle(document.querySelector('svg.clf-chart text')).fill"
+    ink = "() => getComputedStyle(document.querySelector('svg.clf-chart text')).fill"
+    caption = "() => getComputedStyle(document.querySelector('table.clf-table caption')).color"
+    assert dark.evaluate(ink) == dark.evaluate(caption) == "rgb(206, 214, 221)"
+    dark.evaluate(
+        "() => { const r = document.querySelector('.clf-page-explorer');"
+        " r.style.color = 'rgb(20, 24, 30)'; r.style.background = '#ced6dd'; }"
     )
-    assert color == "rgb(206, 214, 221)"
-    axis = dark.evaluate("() => getComputedStyle(document.querySelector('svg.clf-chart')).color")
-    assert axis == "rgb(206, 214, 221)"
+    assert dark.evaluate(ink) == dark.evaluate(caption) == "rgb(20, 24, 30)"
