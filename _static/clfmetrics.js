@@ -160,5 +160,89 @@
     return out;
   }
 
-  window.clfmetrics = { margins, classwise, harmonic, metrics, METRICS, accuracy };
+
+  // --- exact (Clopper-Pearson) interval of k successes in n trials, as _binomial.py ------
+  // The ends are beta quantiles: low = B^-1(a/2; k, n-k+1), high = B^-1(1-a/2; k+1, n-k),
+  // with the regularized incomplete beta from its continued fraction (modified Lentz) and
+  // the quantile by bisection to the last float. k = 0 or k = n: the closed forms.
+  const LANCZOS = [0.99999999999980993, 676.5203681218851, -1259.1392167224028,
+    771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
+    9.9843695780195716e-6, 1.5056327351493116e-7];
+
+  function lgamma(x) {
+    if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
+    x -= 1;
+    let a = LANCZOS[0];
+    const t = x + 7.5;
+    for (let i = 1; i < 9; i++) a += LANCZOS[i] / (x + i);
+    return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
+  }
+
+  function betaFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1, d = 1 - ((a + b) * x) / (a + 1);
+    d = 1 / (Math.abs(d) < tiny ? tiny : d);
+    let h = d;
+    for (let m = 1; m <= 100000; m++) {
+      const m2 = 2 * m;
+      for (const aa of [(m * (b - m) * x) / ((a + m2 - 1) * (a + m2)),
+                        (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1))]) {
+        d = 1 + aa * d;
+        d = 1 / (Math.abs(d) < tiny ? tiny : d);
+        c = 1 + aa / c;
+        if (Math.abs(c) < tiny) c = tiny;
+        h *= d * c;
+        if (aa < 0 && Math.abs(d * c - 1) < 1e-15) return h;
+      }
+    }
+    return h;
+  }
+
+  /** Regularized incomplete beta I_x(a, b). */
+  function ibeta(x, a, b) {
+    if (x <= 0) return 0;
+    if (x >= 1) return 1;
+    const front = Math.exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * Math.log(x) +
+                           b * Math.log1p(-x));
+    if (x < (a + 1) / (a + b + 2)) return (front * betaFraction(x, a, b)) / a;
+    return 1 - (front * betaFraction(1 - x, b, a)) / b;
+  }
+
+  // The quantile in [lo, hi] (a bracket that holds it, as _binomial.py's ten standard errors).
+  function betaQuantile(q, a, b, lo = 0, hi = 1) {
+    if (ibeta(lo, a, b) > q) lo = 0;
+    if (ibeta(hi, a, b) < q) hi = 1;
+    for (let i = 0; i < 200; i++) {
+      const mid = (lo + hi) / 2;
+      if (mid <= lo || mid >= hi) break;
+      if (ibeta(mid, a, b) < q) lo = mid;
+      else hi = mid;
+    }
+    return (lo + hi) / 2;
+  }
+
+  /** [low, high] of k successes in n trials at `level`; [0, 1] when n = 0. */
+  function clopperPearson(k, n, level = 0.95) {
+    if (n === 0) return [0, 1];
+    const alpha = 1 - level;
+    if (k === 0) return [0, 1 - Math.pow(alpha / 2, 1 / n)];
+    if (k === n) return [Math.pow(alpha / 2, 1 / n), 1];
+    const share = k / n, reach = 10 * Math.sqrt((share * (1 - share)) / n) + 10 / n;
+    const lo = Math.max(share - reach, 0), hi = Math.min(share + reach, 1);
+    return [betaQuantile(alpha / 2, k, n - k + 1, lo, share),
+            betaQuantile(1 - alpha / 2, k + 1, n - k, share, hi)];
+  }
+
+  /** Exact intervals of the readout's proportions: accuracy, and per class P and R. */
+  function exactIntervals(m, level = 0.95) {
+    const { b, p, c } = margins(m), N = sum(p);
+    return {
+      accuracy: clopperPearson(sum(c), N, level),
+      precision: c.map((x, i) => clopperPearson(x, b[i], level)),
+      recall: c.map((x, i) => clopperPearson(x, p[i], level)),
+    };
+  }
+
+  window.clfmetrics = { margins, classwise, harmonic, metrics, METRICS, accuracy, clopperPearson,
+                        exactIntervals };
 })();

@@ -129,7 +129,23 @@
 
   const mark = (flag) => ({ text: flag ? "✓ yes" : "✗ no" });
 
-  // --- SVG chart: lines, bars, markers, reference lines -----------------------------------
+  // Round tick values inside [lo, hi]: steps of 1, 2 or 5 times a power of ten, about `n`.
+  function niceTicks(lo, hi, n = 5) {
+    if (!(hi > lo)) return [lo];
+    const raw = (hi - lo) / n, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 5, 10].map((f) => f * mag).find((v) => v >= raw);
+    const out = [];
+    for (let t = Math.ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-9; t += step) {
+      out.push(Number(t.toPrecision(12)));
+    }
+    return out;
+  }
+
+  // Colours that follow the theme: axes, text and marker outlines are currentColor (the
+  // page's text colour, light or dark); the CSS sets it from the book's data-theme.
+  const INK = "currentColor";
+
+  // --- SVG chart: lines, bars, bands, markers, error crosses, reference lines --------------
   function chart(o) {
     const W = o.width || 330, H = o.height || 210, L = o.left || 40, R = 10, T = 22, B = 34;
     const [x0, x1] = o.xlim, [y0, y1] = o.ylim;
@@ -150,18 +166,28 @@
     svg.setAttribute("aria-label", o.label);
     svg.setAttribute("class", "clf-chart");
     add("text", { x: W / 2, y: 14, "text-anchor": "middle", class: "clf-title" }, o.title);
-    add("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#000" });
-    add("line", { x1: L, y1: T, x2: L, y2: H - B, stroke: "#000" });
-    for (const t of o.xticks || [x0, (x0 + x1) / 2, x1]) {
-      add("text", { x: X(t), y: H - B + 13, "text-anchor": "middle" }, fmtG(t, 3));
+    add("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: INK });
+    add("line", { x1: L, y1: T, x2: L, y2: H - B, stroke: INK });
+    const lo = (a, b) => Math.min(a, b), hi = (a, b) => Math.max(a, b);
+    // Ticks where the labels are: a mark on the axis at every round value.
+    for (const t of o.xticks || niceTicks(lo(x0, x1), hi(x0, x1))) {
+      add("line", { x1: X(t), x2: X(t), y1: H - B, y2: H - B + 4, stroke: INK, class: "clf-tick" });
+      add("text", { x: X(t), y: H - B + 14, "text-anchor": "middle" }, (o.xfmt || ((v) => fmtG(v, 3)))(t));
     }
-    for (const t of o.yticks || [y0, (y0 + y1) / 2, y1]) {
-      add("text", { x: L - 4, y: Y(t) + 4, "text-anchor": "end" }, fmtG(t, 3));
+    for (const t of o.yticks || niceTicks(lo(y0, y1), hi(y0, y1))) {
+      add("line", { x1: L - 4, x2: L, y1: Y(t), y2: Y(t), stroke: INK, class: "clf-tick" });
+      add("text", { x: L - 6, y: Y(t) + 4, "text-anchor": "end" }, fmtG(t, 3));
+    }
+    for (const b of o.bands || []) {
+      const up = b.xs.map((x, k) => `${X(x).toFixed(1)},${Y(b.high[k]).toFixed(1)}`);
+      const down = b.xs.map((x, k) => `${X(x).toFixed(1)},${Y(b.low[k]).toFixed(1)}`).reverse();
+      add("path", { d: `M${up.join("L")}L${down.join("L")}Z`, fill: b.color, "fill-opacity": 0.3,
+                    stroke: "none", class: "clf-band" });
     }
     add("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle" }, o.xlabel || "");
     for (const t of o.ytext || []) add("text", { x: L - 4, y: Y(t.y) + 4, "text-anchor": "end" }, t.text);
     for (const h of o.hlines || []) {
-      add("line", { x1: L, x2: W - R, y1: Y(h.y), y2: Y(h.y), stroke: h.color || "#000",
+      add("line", { x1: L, x2: W - R, y1: Y(h.y), y2: Y(h.y), stroke: h.color || INK,
                     "stroke-dasharray": "2 3" });
     }
     for (const b of o.bars || []) {
@@ -181,19 +207,26 @@
                     "stroke-dasharray": s.dash || "none" });
     }
     for (const v of o.vlines || []) {
-      add("line", { x1: X(v.x), x2: X(v.x), y1: T, y2: H - B, stroke: v.color || "#000",
+      add("line", { x1: X(v.x), x2: X(v.x), y1: T, y2: H - B, stroke: v.color || INK,
                     "stroke-width": 1.5 });
+    }
+    for (const e of o.crosses || []) {
+      add("line", { x1: X(e.x0), x2: X(e.x1), y1: Y(e.y), y2: Y(e.y), stroke: e.color,
+                    "stroke-width": 2, class: "clf-cross" });
+      add("line", { x1: X(e.x), x2: X(e.x), y1: Y(e.y0), y2: Y(e.y1), stroke: e.color,
+                    "stroke-width": 2, class: "clf-cross" });
     }
     for (const p of o.points || []) {
       if (!Number.isFinite(p.y)) continue;
-      if (p.square) add("rect", { x: X(p.x) - 5, y: Y(p.y) - 5, width: 10, height: 10, fill: p.color, stroke: "#000" });
-      else add("circle", { cx: X(p.x), cy: Y(p.y), r: 5, fill: p.color, stroke: "#000" });
+      if (p.square) add("rect", { x: X(p.x) - 5, y: Y(p.y) - 5, width: 10, height: 10, fill: p.color, stroke: INK });
+      else add("circle", { cx: X(p.x), cy: Y(p.y), r: 5, fill: p.color, stroke: INK });
     }
     if (o.legend) {
       const leg = el("ul", { class: "clf-legend" });
-      o.legend.forEach(([name, color, dash]) => {
+      o.legend.forEach(([name, color, dash, area]) => {
         const sw = el("span", { class: "clf-swatch", "aria-hidden": "true" });
-        sw.style.borderTop = `3px ${dash ? "dashed" : "solid"} ${color}`;
+        if (area) { sw.style.height = "0.8em"; sw.style.background = color; sw.style.opacity = 0.4; }
+        else sw.style.borderTop = `3px ${dash ? "dashed" : "solid"} ${color}`;
         leg.append(el("li", {}, [sw, name]));
       });
       return el("figure", { class: "clf-figure" }, [svg, leg]);
@@ -233,10 +266,13 @@
     ]);
     const controls = el("div", { class: "clf-controls" });
     const status = el("p", { class: "clf-status", role: "status" });
-    const live = el("p", { class: "clf-live", "aria-live": "polite" });
+    // The live region is read out by screen readers and hidden on screen: the readout
+    // tables show the same numbers, and one line printed twice is noise.
+    const live = el("p", { class: "clf-live clf-sr-only", "aria-live": "polite" });
     const readout = el("div", { class: "clf-readout" });
     const figures = el("div", { class: "clf-figures" });
-    root.append(heading, controls, status, live, readout, figures);
+    const side = el("div", { class: "clf-side" }, [controls, status, live, readout]);
+    root.append(heading, el("div", { class: "clf-body" }, [side, figures]));
     return { controls, status: (t) => (status.textContent = t), live, readout, figures };
   }
 
@@ -305,14 +341,39 @@
         return;
       }
       const values = CM().metrics(m, 0), cw = CM().classwise(m, 0), nm = names();
-      f.live.textContent = `accuracy ${fmt(values.accuracy)}, macro F1 ${fmt(values.macro_f1)}, ` +
-        `kappa ${fmt(values.kappa)}, MCC ${fmt(values.mcc)}`;
+      // A spec from a cached execution of an older chapter has no level or scales: 95 %, and
+      // no narrowing figure (a fresh build writes both).
+      const level = spec.level || 0.95, scales = spec.scales || [1];
+      const ci = CM().exactIntervals(m, level), pct = `${Math.round(level * 100)} %`;
+      const span = ([lo, hi], key) => ({ text: `[${fmt(lo)}, ${fmt(hi)}]`, key });
+      f.live.textContent = `accuracy ${fmt(values.accuracy)} [${fmt(ci.accuracy[0])}, ${fmt(ci.accuracy[1])}], ` +
+        `macro F1 ${fmt(values.macro_f1)}, kappa ${fmt(values.kappa)}, MCC ${fmt(values.mcc)}`;
+      // Accuracy (and micro P, R, F1, the same number) is k of N: it has an exact interval.
+      // The other metrics are not proportions: their interval is a bootstrap (cm.interval),
+      // which the chapters compute in Python; the page says so rather than invent one.
+      const exactOf = new Set(["accuracy", "micro_precision", "micro_recall", "micro_f1"]);
       replace(f.readout,
-        table(["metric", "value"], metricRows(spec.metrics, values), `|S| = ${total(m)}`),
-        table(["class", "bias", "prevalence", "P", "R", "F1"], nm.map((s, i) => [s,
+        table(["metric", "value", `${pct} interval`], spec.metrics.map((k) => [k, { text: fmt(values[k]), key: k },
+          exactOf.has(k) ? span(ci.accuracy, `interval:${k}`) : { text: "bootstrap: cm.interval" }]),
+          `|S| = ${total(m)}`),
+        table(["class", "bias", "prevalence", "P", `P ${pct}`, "R", `R ${pct}`, "F1"], nm.map((s, i) => [s,
           { text: String(cw.bias[i]), key: `bias:${i}` }, { text: String(cw.prevalence[i]), key: `prevalence:${i}` },
-          { text: fmt(cw.precision[i]), key: `precision:${i}` }, { text: fmt(cw.recall[i]), key: `recall:${i}` },
-          { text: fmt(cw.f1[i]), key: `f1:${i}` }]), "Per class"));
+          { text: fmt(cw.precision[i]), key: `precision:${i}` }, span(ci.precision[i], `interval:precision:${i}`),
+          { text: fmt(cw.recall[i]), key: `recall:${i}` }, span(ci.recall[i], `interval:recall:${i}`),
+          { text: fmt(cw.f1[i]), key: `f1:${i}` }]), "Per class, exact (Clopper–Pearson) intervals"));
+      const N = total(m), C = m.reduce((a, r, k) => a + r[k], 0);
+      const items = scales.map((x) => x * N);
+      const widths = scales.map((x) => { const [lo, hi] = CM().clopperPearson(C * x, N * x, level); return hi - lo; });
+      const narrowing = chart({ title: "accuracy interval: width as counts grow", width: 330,
+        xlim: [0, Math.log10(items[items.length - 1])], ylim: [0, Math.max(...widths)],
+        xticks: niceTicks(0, Math.log10(items[items.length - 1])).filter(Number.isInteger),
+        xfmt: (t) => fmtG(10 ** t, 3), xlabel: "items (log scale), same proportions",
+        label: `Width of the ${pct} exact accuracy interval if every count were multiplied by ` +
+          `${scales.join(", ")}: ${widths.map((w, k) => `${items[k]} items ${fmt(w)}`).join("; ")}.`,
+        lines: [{ xs: items.map(Math.log10), ys: widths, color: COLORS[3] }],
+        points: [{ x: Math.log10(N), y: widths[0], color: COLORS[4] }],
+        legend: [["width of the accuracy interval", COLORS[3]], ["these counts", COLORS[4]]] });
+
       const top = Math.max(...cw.bias, ...cw.prevalence);
       replace(f.figures,
         groupedBars({ title: "per class P, R, F1", groups: nm, ylim: [0, 1],
@@ -325,10 +386,12 @@
           label: `Bars of bias and prevalence per class: ${nm.map((s, i) =>
             `${s} bias ${cw.bias[i]} prevalence ${cw.prevalence[i]}`).join("; ")}`,
           series: [{ name: "bias (row sum)", values: cw.bias, color: COLORS[3] },
-                   { name: "prevalence (column sum)", values: cw.prevalence, color: COLORS[4] }] }));
+                   { name: "prevalence (column sum)", values: cw.prevalence, color: COLORS[4] }] }),
+        scales.length > 1 ? narrowing : null);
     }
     build();
-    return { state: () => ({ matrix: copy(m), metrics: CM().metrics(m, 0), classwise: CM().classwise(m, 0) }) };
+    return { state: () => ({ matrix: copy(m), metrics: CM().metrics(m, 0), classwise: CM().classwise(m, 0),
+                             intervals: total(m) ? CM().exactIntervals(m, spec.level || 0.95) : null }) };
   }
 
   // --- 2. the two macro F1s ----------------------------------------------------------------
@@ -402,7 +465,7 @@
         label: `Both macro F1s and Δ against the error skew; the current skew ${s.skew.toFixed(2)} is marked.`,
         lines: lines.map(([, fn, color, dash]) => ({ xs: spec.grid, ys: stack.map(fn), color, dash })),
         vlines: [{ x: s.skew }], hlines: [{ y: s.supremum }],
-        legend: [...lines.map(([name, , c, d]) => [name, c, d]), [`sup Δ for n = ${m.length}`, "#000", true]] }));
+        legend: [...lines.map(([name, , c, d]) => [name, c, d]), [`sup Δ for n = ${m.length}`, INK, true]] }));
     }
     build();
     return { state: () => ({ matrix: copy(m), readout: total(m) ? macroF1State(m, spec) : null }) };
@@ -579,7 +642,7 @@
         label: `Ranges of the chance scores: ${sh.map((k) => `${k} mean ${fmt(s.summary[k].mean)}`).join(", ")}`,
         lines: sh.map((k, c) => ({ xs: [s.summary[k].q05, s.summary[k].q95], ys: [y(k), y(k)], color: COLORS[c] })),
         points: [...sh.map((k, c) => ({ x: s.summary[k].mean, y: y(k), color: COLORS[c] })),
-                 ...sh.filter((k) => spec.omega[k] !== null).map((k) => ({ x: spec.omega[k], y: y(k) + 0.3, color: "#fff", square: true }))] }));
+                 ...sh.filter((k) => spec.omega[k] !== null).map((k) => ({ x: spec.omega[k], y: y(k) + 0.3, color: "transparent", square: true }))] }));
     }
     refresh();
     return { state };
@@ -631,8 +694,19 @@
     const state = () => {
       const t = tOf(i), k = kOf(t), m = stack[k], cw = CM().classwise(m, NaN);
       return { t, k, matrix: m, bias: cw.bias, prevalence: cw.prevalence, precision: cw.precision[1],
-               recall: cw.recall[1], metrics: CM().metrics(m, 0) };
+               recall: cw.recall[1], metrics: CM().metrics(m, 0), rates: rates(m) };
     };
+    // The operating point's rates with exact intervals, as clfmetrics.widgets.intervals:
+    // name -> [estimate, low, high]; [NaN, 0, 1] when nothing is in the denominator.
+    function rates(m) {
+      const [[tn, fn], [fp, tp]] = m, out = {};
+      for (const [name, k, n] of [["sensitivity", tp, tp + fn], ["specificity", tn, tn + fp],
+                                  ["precision", tp, tp + fp], ["npv", tn, tn + fn]]) {
+        out[name] = [n > 0 ? k / n : NaN, ...CM().clopperPearson(k, n, spec.level)];
+      }
+      return out;
+    }
+    const band = spec.band, pct = `${Math.round(spec.level * 100)} %`;
     function refresh() {
       const st = state(), m = st.matrix, b = st.bias, p = st.prevalence, N = b[0] + b[1];
       const caption = `t = ${fmtG(st.t, 4)}: bias(pos) = ${(b[1] / N).toFixed(3)}, prevalence(pos) = ` +
@@ -644,8 +718,13 @@
           ["pred negative", c(m[0][0], "m:0,0"), c(m[0][1], "m:0,1"), c(b[0], "bias:0")],
           ["pred positive", c(m[1][0], "m:1,0"), c(m[1][1], "m:1,1"), c(b[1], "bias:1")],
           ["prevalence", c(p[0], "prevalence:0"), c(p[1], "prevalence:1"), String(N)]], caption),
+        table(["rate", "value", `${pct} exact interval`], Object.entries(spec.rates).map(([label, key]) => {
+          const [e, lo, hi] = st.rates[key];
+          return [label, { text: fmt(e), key: `rate:${key}` },
+                  { text: `[${fmt(lo)}, ${fmt(hi)}]`, key: `rate:${key}:interval` }];
+        }), "for a threshold fixed in advance (Clopper–Pearson)"),
         table(["metric", "value"], metricRows(spec.metrics, st.metrics)));
-      const k = st.k, tx = Math.min(Math.max(st.t, spec.edges[0]), spec.edges[spec.edges.length - 1]);
+      const k = st.k, sens = st.rates.sensitivity, spc = st.rates.specificity, tx = Math.min(Math.max(st.t, spec.edges[0]), spec.edges[spec.edges.length - 1]);
       const tops = Math.max(...spec.negatives, ...spec.positives), E = spec.edges;
       const hist = (counts, color) => counts.map((y, h) => ({ x0: E[h], x1: E[h + 1], y, color, opacity: 0.6 }));
       replace(f.figures,
@@ -653,9 +732,16 @@
           xlabel: "threshold t", label: `Metrics against the threshold; line at t = ${fmtG(st.t, 4)}.`,
           lines: curves.map((cv) => ({ xs, ys: cv.ys, color: cv.color })), vlines: [{ x: Math.min(st.t, xs[0]) }],
           legend: curves.map((cv) => [cv.label, cv.color]) }),
-        chart({ title: "ROC curve", xlim: [0, 1], ylim: [0, 1], xlabel: "false positive rate",
-          label: `ROC curve; the current threshold at false positive rate ${fmt(fpr[k])}, recall ${fmt(tpr[k])}.`,
-          lines: [{ xs: fpr, ys: tpr, color: COLORS[3] }], points: [{ x: fpr[k], y: tpr[k], color: COLORS[4] }] }),
+        chart({ title: "ROC curve with its band", xlim: [0, 1], ylim: [0, 1], xlabel: "false positive rate",
+          label: `ROC curve inside its ${pct} ${band.simultaneous ? "simultaneous" : "pointwise"} bootstrap band; ` +
+            `the current threshold at false positive rate ${fmt(fpr[k])} [${fmt(1 - spc[2])}, ${fmt(1 - spc[1])}], ` +
+            `recall ${fmt(tpr[k])} [${fmt(sens[1])}, ${fmt(sens[2])}].`,
+          bands: [{ xs: band.x, low: band.low, high: band.high, color: COLORS[1] }],
+          lines: [{ xs: fpr, ys: tpr, color: COLORS[3] }],
+          crosses: [{ x: fpr[k], y: tpr[k], x0: 1 - spc[2], x1: 1 - spc[1], y0: sens[1], y1: sens[2], color: COLORS[4] }],
+          points: [{ x: fpr[k], y: tpr[k], color: COLORS[4] }],
+          legend: [[`${pct} ${band.simultaneous ? "simultaneous" : "pointwise"} band`, COLORS[1], false, true],
+                   ["ROC curve", COLORS[3]], ["current point, exact intervals", COLORS[4]]] }),
         chart({ title: "precision–recall curve", xlim: [0, 1], ylim: [0, 1], xlabel: "recall",
           label: `Precision–recall curve; the current threshold at recall ${fmt(tpr[k])}, precision ${fmt(prec[k])}.`,
           lines: [{ xs: tpr, ys: prec, color: COLORS[2] }], points: [{ x: tpr[k], y: prec[k], color: COLORS[4], square: true }] }),
@@ -686,7 +772,7 @@
     window.clfPage.initMs = window.clfPage.readyAt - t0;
   }
 
-  window.clfPage = { fmt, fmtG, skewErrors, errorSkew, propositions, init };
+  window.clfPage = { fmt, fmtG, skewErrors, errorSkew, propositions, niceTicks, init };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

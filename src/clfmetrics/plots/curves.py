@@ -122,7 +122,9 @@ def pr_figure(curves: dict, *, baselines: dict | None = None, points=None, ax=No
     return fig
 
 
-def live_threshold_figure(thresholds, fpr, tpr, recall, precision, values: dict, k: int = 0):
+def live_threshold_figure(
+    thresholds, fpr, tpr, recall, precision, values: dict, k: int = 0, *, band=None, cross=None
+):
     """Three panels for the threshold explorer: metrics vs threshold, ROC, PR; a movable point.
 
     The curves are static; the vertical line and the two operating points are *animated*
@@ -138,6 +140,11 @@ def live_threshold_figure(thresholds, fpr, tpr, recall, precision, values: dict,
     values : dict of str -> array of shape (K + 1,)
     k : int
         Index of the threshold shown first.
+    band : clfmetrics.bands.Band, optional
+        The ROC band (from :func:`clfmetrics.bands.roc_band`), shaded under the ROC curve.
+    cross : callable, optional
+        ``cross(k) -> (fpr_low, fpr_high, tpr_low, tpr_high)``: the intervals of the
+        operating point at index ``k``, drawn as a cross through the moving point.
 
     Returns
     -------
@@ -164,16 +171,36 @@ def live_threshold_figure(thresholds, fpr, tpr, recall, precision, values: dict,
     # precision_recall_curve's order: decreasing recall, ending at (recall 0, precision 1).
     drawn = keep[keep > 0][::-1]
     pr_figure({"PR": (np.append(recall[drawn], 0.0), np.append(precision[drawn], 1.0))}, ax=ax_pr)
+    if band is not None:
+        kind = "simultaneous" if band.simultaneous else "pointwise"
+        ax_roc.fill_between(
+            band.x,
+            band.low,
+            band.high,
+            color=OKABE_ITO[4],
+            alpha=0.25,
+            lw=0,
+            label=f"{band.level:.0%} {kind} band",
+        )
+        ax_roc.legend(frameon=False, fontsize=7, loc="lower right")
+    (roc_h,) = ax_roc.plot([], [], color=OKABE_ITO[5], lw=1.5, animated=True)
+    (roc_v,) = ax_roc.plot([], [], color=OKABE_ITO[5], lw=1.5, animated=True)
     (roc_point,) = ax_roc.plot([], [], "o", ms=8, color=OKABE_ITO[5], animated=True)
     (pr_point,) = ax_pr.plot([], [], "s", ms=8, color=OKABE_ITO[5], animated=True)
     ax_t.set_title("metrics along the threshold", fontsize=9)
-    ax_roc.set_title("ROC curve, current point", fontsize=9)
+    ax_roc.set_title(
+        "ROC curve and band, current point" + (" ± exact intervals" if cross else ""), fontsize=9
+    )
     ax_pr.set_title("precision-recall curve, current point", fontsize=9)
 
     def update(k: int) -> bool:
         t = thresholds[k]
         vline.set_xdata([t, t] if np.isfinite(t) else [finite[0], finite[0]])
         roc_point.set_data([fpr[k]], [tpr[k]])
+        if cross is not None:
+            x_low, x_high, y_low, y_high = cross(k)
+            roc_h.set_data([x_low, x_high], [tpr[k], tpr[k]])
+            roc_v.set_data([fpr[k], fpr[k]], [y_low, y_high])
         p = precision[k] if np.isfinite(precision[k]) else 1.0
         pr_point.set_data([recall[k]], [p])
         return False

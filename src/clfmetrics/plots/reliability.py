@@ -17,7 +17,12 @@ import numpy as np
 
 from .basic import OKABE_ITO
 
-__all__ = ["ece_against_bins", "expected_scores", "reliability_diagram"]
+__all__ = [
+    "ece_against_bins",
+    "expected_scores",
+    "reliability_band_diagram",
+    "reliability_diagram",
+]
 
 _STYLES = ("-", "--", "-.", ":")
 _MARKERS = ("o", "s", "^", "D")
@@ -80,6 +85,83 @@ def reliability_diagram(curves: dict, *, bins: int = 10, xlabel: str = "predicte
     top.legend(frameon=False, fontsize=8, loc="upper left")
     bottom.set_xlabel(xlabel)
     bottom.set_ylabel("items per bin")
+    return fig
+
+
+def reliability_band_diagram(
+    curves: dict, *, consistency: dict | None = None, xlabel: str = "predicted probability"
+):
+    """A reliability diagram with its uncertainty: per-bin intervals, consistency bands, counts.
+
+    Parameters
+    ----------
+    curves : dict of str -> ReliabilityBand
+        One entry per model, from :func:`clfmetrics.consistency.reliability_band` with
+        ``method="clopper-pearson"``: each bin's observed frequency is drawn with its
+        exact interval as an error bar, so a bin of 2 items shows a long bar and a bin
+        of 71 a short one.
+    consistency : dict of str -> ReliabilityBand, optional
+        For some of the same labels, the band of ``method="consistency"``: where a
+        calibrated forecaster's observed frequency would fall (Bröcker & Smith 2007),
+        drawn as a shaded bar around the diagonal at each bin.
+    xlabel : str
+        What the probability is of.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Top panel: diagonal, consistency bars, points with error bars. Bottom panel:
+        the items per bin as labelled bars.
+    """
+    _series(curves, "curves")
+    consistency = consistency or {}
+    unknown = set(consistency) - set(curves)
+    if unknown:
+        raise ValueError(f"consistency names curves that are not drawn: {sorted(unknown)}")
+    fig, (top, bottom) = plt.subplots(
+        2, 1, figsize=(5.4, 5.8), sharex=True, height_ratios=(3, 1.3), layout="constrained"
+    )
+    top.plot([0, 1], [0, 1], color="grey", lw=1, linestyle=":", label="perfectly calibrated")
+    width = 0.8 / max(len(c.counts) for c in curves.values()) / len(curves)
+    for k, (name, rb) in enumerate(curves.items()):
+        style = _style(k)
+        if name in consistency:
+            cb = consistency[name]
+            if not np.array_equal(cb.counts, rb.counts):
+                raise ValueError(f"the consistency band of {name!r} has other bins than its curve")
+            top.bar(
+                cb.predicted,
+                cb.high - cb.low,
+                bottom=cb.low,
+                width=width * 0.9,
+                color=style["color"],
+                alpha=0.3,
+                label=f"{name}: {cb.level:.0%} consistency band (if calibrated)",
+            )
+        observed = np.asarray(rb.observed, float)
+        top.errorbar(
+            rb.predicted,
+            observed,
+            yerr=[observed - rb.low, rb.high - observed],
+            capsize=3,
+            lw=1.2,
+            ms=5,
+            label=f"{name}, {rb.level:.0%} exact interval per bin",
+            **style,
+        )
+        x = np.asarray(rb.predicted) + (k - (len(curves) - 1) / 2) * width
+        bars = bottom.bar(x, rb.counts, width=width, color=style["color"], label=name)
+        bottom.bar_label(bars, fontsize=6 if len(curves) > 1 else 7)
+    top.set_ylabel("observed frequency")
+    top.set_xlim(-0.02, 1.02)
+    top.set_ylim(-0.02, 1.02)
+    top.set_yticks(np.linspace(0, 1, 6))
+    # Above the panel: the error bars of small bins reach every corner of it.
+    top.legend(frameon=False, fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0))
+    bottom.set_xticks(np.linspace(0, 1, 6))
+    bottom.set_xlabel(xlabel)
+    bottom.set_ylabel("items per bin")
+    bottom.margins(y=0.25)
     return fig
 
 

@@ -16,10 +16,11 @@ import numpy as np
 from .. import METRICS
 from ..properties import PROPERTIES
 from .chance import SHOWN, chance_summary, normalise, omega, simulate_chance
+from .intervals import LEVEL, SCALES
 from .macro_f1 import PRESETS, SKEW_GRID, delta_supremum
 from .nonmonotonicity import TRACE_METRICS
 from .paradox import PROPOSITIONS, SOURCE_VERDICTS
-from .threshold import CURVE_METRICS
+from .threshold import BAND_SIZE, CURVE_METRICS, RATES
 
 #: Slider levels of the chance simulator's page version: each weight is 0, 1/2 or 1.
 CHANCE_LEVELS = (0.0, 0.5, 1.0)
@@ -36,8 +37,15 @@ def _matrix(m) -> list[list[int]]:
 
 
 def confusion_spec(ex) -> dict:
-    """The matrix and class names of a :class:`ConfusionMatrixExplorer`."""
-    return {"matrix": _matrix(ex.matrix), "labels": ex._names(), "metrics": list(METRICS)}
+    """The matrix and class names of a :class:`ConfusionMatrixExplorer`, the level of its
+    exact intervals and the count scales of its narrowing figure (``intervals.SCALES``)."""
+    return {
+        "matrix": _matrix(ex.matrix),
+        "labels": ex._names(),
+        "metrics": list(METRICS),
+        "level": LEVEL,
+        "scales": list(SCALES),
+    }
 
 
 def macro_f1_spec(ex) -> dict:
@@ -147,7 +155,10 @@ def chooser_spec(ex) -> dict:
 
 
 def threshold_spec(ex) -> dict:
-    """The sweep (one 2x2 matrix per distinct score), the slider and the score histograms.
+    """The sweep (one 2x2 matrix per distinct score), the slider, the score histograms and
+    the ROC band the explorer computed (``ex.band``, from :func:`clfmetrics.bands.roc_band`:
+    a bootstrap, so the page draws the library's arrays; the operating point's exact
+    intervals the page computes itself, as ``clfmetrics.widgets.intervals``).
 
     ``stack[k]`` = ``[[TN, FN], [FP, TP]]`` predicting positive the ``k`` highest distinct
     scores; the items at each distinct score are the differences of consecutive matrices,
@@ -172,4 +183,11 @@ def threshold_spec(ex) -> dict:
         "positives": hist[1].astype(int).tolist(),
         "metrics": list(METRICS),
         "curves": {label: fn.__name__ for label, fn in CURVE_METRICS.items()},
+        "level": ex.band.level,
+        "band": {
+            key: np.asarray(getattr(ex.band, key), dtype=float).tolist()
+            for key in ("x", "y", "low", "high")
+        }
+        | {"simultaneous": ex.band.simultaneous, "size": BAND_SIZE},
+        "rates": RATES,
     }

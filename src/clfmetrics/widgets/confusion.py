@@ -23,6 +23,10 @@ from ._base import (
     fmt,
     html_table,
 )
+from .intervals import LEVEL, matrix_intervals
+
+#: Metrics that are k of N (accuracy, and micro P, R, F1, which equal it): exact interval.
+EXACT = ("accuracy", "micro_precision", "micro_recall", "micro_f1")
 
 __all__ = [
     "ConfusionMatrixExplorer",
@@ -178,6 +182,11 @@ class ConfusionMatrixExplorer(Explorer):
         """Per-class precision, recall, F1, bias, prevalence and correct for the current matrix."""
         return classwise_readout(self._m)
 
+    def intervals(self) -> dict:
+        """Exact intervals of accuracy and each class's precision and recall (see
+        :func:`clfmetrics.widgets.intervals.matrix_intervals`)."""
+        return matrix_intervals(self._m, LEVEL)
+
     def figure(self):
         """The per-class P/R/F1 bar figure of the current state (a matplotlib Figure)."""
         return self._figure.fig
@@ -197,21 +206,31 @@ class ConfusionMatrixExplorer(Explorer):
         self.status.value = ""
         values = metric_readout(self._m)
         cw = classwise_readout(self._m)
+        ci = self.intervals()
+
+        def span(ends):
+            return f"[{fmt(ends[0])}, {fmt(ends[1])}]"
+
         self.readout.value = html_table(
-            ["metric", "value"],
-            [[name, fmt(v)] for name, v in values.items()],
+            ["metric", "value", f"{LEVEL:.0%} interval"],
+            [
+                [name, fmt(v), span(ci["accuracy"]) if name in EXACT else "bootstrap: cm.interval"]
+                for name, v in values.items()
+            ],
             caption=f"|S| = {int(self._m.sum())}",
         )
         names = self._names()
         self.per_class.value = html_table(
-            ["class", "bias", "prevalence", "P", "R", "F1"],
+            ["class", "bias", "prevalence", "P", f"P {LEVEL:.0%}", "R", f"R {LEVEL:.0%}", "F1"],
             [
                 [
                     names[i],
                     int(cw["bias"][i]),
                     int(cw["prevalence"][i]),
                     fmt(cw["precision"][i]),
+                    span(ci["precision"][i]),
                     fmt(cw["recall"][i]),
+                    span(ci["recall"][i]),
                     fmt(cw["f1"][i]),
                 ]
                 for i in range(len(names))

@@ -14,11 +14,13 @@ import numpy as np
 
 from ..agreement import kappa, mcc
 from ..averages import accuracy, f1_of_averages, macro_f1
+from ..bands import roc_band
 from ..classwise import _bias, _precision, _prevalence, _recall
 from ..curves import threshold_stack
 from ..plots.curves import live_threshold_figure
 from ._base import Explorer, FigureImage, fmt, html_table
 from .confusion import metric_readout
+from .intervals import operating_intervals
 
 __all__ = ["ThresholdExplorer", "sweep_index", "threshold_explorer", "threshold_readout"]
 
@@ -29,6 +31,16 @@ CURVE_METRICS = {
     "F1 of averages": f1_of_averages,
     "kappa": kappa,
     "MCC": mcc,
+}
+
+#: Resamples and seed of the explorer's ROC band (the page shows the same band).
+BAND_SIZE, BAND_SEED = 1000, 0
+#: The operating point's rates, readout name -> key of ``operating_intervals``.
+RATES = {
+    "sensitivity (recall)": "sensitivity",
+    "specificity": "specificity",
+    "precision": "precision",
+    "NPV": "npv",
 }
 
 
@@ -93,23 +105,43 @@ class ThresholdExplorer(Explorer):
         self.slider.observe(self._on_slide, names="value")
         self.readout = w.HTML()
         self.metric_view = w.HTML()
+        self.rate_view = w.HTML()
         recall = _recall(self.stack.astype(np.float64), np.nan)[:, 1]
         precision = _precision(self.stack.astype(np.float64), np.nan)[:, 1]
         fpr = self.stack[:, 1, 0] / self.stack[0, 0, 0]
         values = {name: fn(self.stack) for name, fn in CURVE_METRICS.items()}
+        self.band = roc_band(y_true, scores, size=BAND_SIZE, pos_label=pos_label, rng=BAND_SEED)
         fig, update = live_threshold_figure(
-            self.thresholds, fpr, recall, recall, precision, values, self._k
+            self.thresholds,
+            fpr,
+            recall,
+            recall,
+            precision,
+            values,
+            self._k,
+            band=self.band,
+            cross=self._cross,
         )
         self._figure = FigureImage(fig, update, live=live_figure)
         self.view = w.VBox(
             [
                 w.HTML("<b>Predict positive where score ≥ t</b>"),
                 self.slider,
-                w.HBox([self.readout, self.metric_view]),
+                w.HBox([self.readout, self.rate_view, self.metric_view]),
                 self._figure.image,
             ]
         )
         self._refresh(redraw=False)
+
+    def _cross(self, k: int) -> tuple[float, float, float, float]:
+        r = operating_intervals(self.stack[k])
+        spec, sens = r["specificity"], r["sensitivity"]
+        return 1 - spec[2], 1 - spec[1], sens[1], sens[2]
+
+    def rates(self) -> dict:
+        """Sensitivity, specificity, precision and NPV at the current threshold:
+        ``name -> (estimate, low, high)``, exact 95 % intervals (threshold fixed in advance)."""
+        return operating_intervals(self.stack[self._k])
 
     def _on_slide(self, change) -> None:
         if not self._muted:
@@ -145,6 +177,15 @@ class ThresholdExplorer(Explorer):
                 f"prevalence(pos) = {p[1] / total:.3f}, P = {fmt(state['precision'])}, "
                 f"R = {fmt(state['recall'])}"
             ),
+        )
+        rates = self.rates()
+        self.rate_view.value = html_table(
+            ["rate", "value", "95 % exact interval"],
+            [
+                [name, fmt(rates[key][0]), f"[{fmt(rates[key][1])}, {fmt(rates[key][2])}]"]
+                for name, key in RATES.items()
+            ],
+            caption="for a threshold fixed in advance",
         )
         self.metric_view.value = html_table(
             ["metric", "value"], [[k, fmt(v)] for k, v in state["metrics"].items()]

@@ -1,0 +1,256 @@
+"""The explorers' intervals: page == library, and the pages' look (ticks, layout, dark mode).
+
+The page computes exact (Clopper-Pearson) intervals in the browser (``clopperPearson`` in
+``_static/clfmetrics.js``) and draws the ROC band the library computed at build time.
+Each test drives the page in Chromium and compares with ``clfmetrics.widgets.intervals``
+and ``clfmetrics.bands`` in the same test; the Python twins (the ipywidgets explorers)
+are checked at the top, without a browser.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from local_server import serve
+from page_site import explorers, screening_sample, write_site
+from scipy.stats import binomtest
+
+from clfmetrics._binomial import clopper_pearson
+from clfmetrics.bands import roc_band
+from clfmetrics.operating import rates_at_threshold
+from clfmetrics.widgets import confusion_matrix_explorer, threshold_explorer
+from clfmetrics.widgets._base import fmt
+from clfmetrics.widgets.intervals import (
+    matrix_intervals,
+    width_against_size,
+)
+from clfmetrics.widgets.page import page_spec
+from clfmetrics.widgets.threshold import BAND_SEED, BAND_SIZE
+
+TWEETS = [[40, 10, 5], [20, 120, 30], [5, 15, 60]]
+
+
+# --- the Python side --------------------------------------------------------------------
+
+
+def test_matrix_intervals_are_scipys_exact_intervals():
+    ci = matrix_intervals(TWEETS)
+    m = np.array(TWEETS)
+    want = binomtest(int(np.trace(m)), int(m.sum())).proportion_ci(0.95, method="exact")
+    np.testing.assert_allclose(ci["accuracy"], [want.low, want.high], atol=1e-10)
+    for i in range(3):
+        row = binomtest(int(m[i, i]), int(m[i].sum())).proportion_ci(0.95, method="exact")
+        col = binomtest(int(m[i, i]), int(m[:, i].sum())).proportion_ci(0.95, method="exact")
+        np.testing.assert_allclose(ci["precision"][i], [row.low, row.high], atol=1e-10)
+        np.testing.assert_allclose(ci["recall"][i], [col.low, col.high], atol=1e-10)
+    never_predicted = matrix_intervals([[5, 3], [0, 0]])
+    assert never_predicted["precision"][1] == (0.0, 1.0)  # 0 of 0: the data say nothing
+    with pytest.raises(ValueError, match="whole counts"):
+        matrix_intervals([[1.5, 0], [0, 1]])
+
+
+def test_operating_intervals_are_rates_at_threshold():
+    y, s = screening_sample(400, seed=3)
+    ex = threshold_explorer(y, s, live_figure=False)
+    for t in (0.05, 0.2, 0.31, 0.5):
+        ex.set_threshold(t)
+        mine, lib = ex.rates(), rates_at_threshold(y, s, t)
+        for name, iv in lib.items():
+            est, low, high = mine[name]
+            assert (np.isnan(est) and np.isnan(iv.estimate)) or np.isclose(est, iv.estimate)
+            assert np.isclose(low, iv.low) and np.isclose(high, iv.high), name
+    assert "95 % exact interval" in ex.rate_view.value
+    low, high = ex.rates()["sensitivity"][1:]
+    assert f"[{fmt(low)}, {fmt(high)}]" in ex.rate_view.value
+
+
+def test_the_interval_narrows_as_counts_grow():
+    widths = width_against_size(TWEETS)["width"]
+    assert all(a > b for a, b in itertools.pairwise(widths))
+    # same proportions, 1000 times the items: about sqrt(1000) times narrower
+    assert 20 < widths[0] / widths[-1] < 40
+
+
+def test_threshold_explorer_band_is_the_librarys():
+    y, s = screening_sample(600, seed=5)
+    ex = threshold_explorer(y, s, live_figure=False)
+    band = roc_band(y, s, size=BAND_SIZE, rng=BAND_SEED)
+    for key in ("x", "y", "low", "high"):
+        np.testing.assert_array_equal(getattr(ex.band, key), getattr(band, key))
+    spec = page_spec(ex)
+    np.testing.assert_array_equal(spec["band"]["low"], band.low)
+    np.testing.assert_array_equal(spec["band"]["high"], band.high)
+    assert spec["band"]["simultaneous"] is True and spec["level"] == 0.95
+    ax_roc = ex.figure().axes[1]
+    (fill,) = ax_roc.collections
+    assert fill.get_label() == "95% simultaneous band"
+    assert np.isclose(fill.get_paths()[0].vertices[:, 1].max(), band.high.max())
+
+
+def test_confusion_explorer_readout_shows_the_intervals():
+    ex = confusion_matrix_explorer(TWEETS, live_figure=False)
+    ci = ex.intervals()
+    assert f"[{fmt(ci['accuracy'][0])}, {fmt(ci['accuracy'][1])}]" in ex.readout.value
+    low, high = ci["recall"][2]
+    assert f"[{fmt(low)}, {fmt(high)}]" in ex.per_class.value
+
+
+# --- the pages ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    objects = explorers()
+    objects = {k: objects[k] for k in ("confusion", "threshold")}
+    directory = tmp_path_factory.mktemp("interval-pages")
+    write_site(directory, objects)
+    base, server = serve(directory)
+    yield base, objects
+    server.shutdown()
+
+
+@pytest.fixture
+def open_page(browser, site):
+    base, _ = site
+    contexts = []
+
+    def visit(name, width=1280, theme=None):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/{name}", wait_until="load")
+        page.errors = errors
+        return page
+
+    yield visit
+    for context in contexts:
+        context.close()
+
+
+def readout(page) -> dict[str, str]:
+    return page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('[data-key]')]"
+        ".map(e => [e.dataset.key, e.textContent]))"
+    )
+
+
+def state(page):
+    return page.evaluate("() => Object.values(window.clfExplorers)[0].state()")
+
+
+def test_js_clopper_pearson_is_the_librarys(open_page):
+    page = open_page("blank.html")
+    rng = np.random.default_rng(27)
+    cases = [(0, 1), (1, 1), (0, 7), (7, 7), (3, 10), (1, 2), (50, 100), (999, 1000)]
+    for _ in range(150):
+        n = int(10 ** rng.uniform(0, 7))
+        cases.append((int(rng.integers(0, n + 1)), n))
+    for level in (0.95, 0.9):
+        got = page.evaluate(
+            "([cs, lv]) => cs.map(([k, n]) => clfmetrics.clopperPearson(k, n, lv))",
+            [cases, level],
+        )
+        for (k, n), (low, high) in zip(cases, got, strict=True):
+            want = clopper_pearson(k, n, level)
+            assert abs(low - want[0]) <= 1e-9 and abs(high - want[1]) <= 1e-9, (k, n, level)
+    assert page.evaluate("() => clfmetrics.clopperPearson(0, 0)") == [0, 1]
+    assert not page.errors
+
+
+def test_threshold_page_band_and_operating_point(open_page, site):
+    _, objects = site
+    ex = objects["threshold"]
+    spec = page_spec(ex)
+    page = open_page("threshold.html")
+    slider = page.get_by_label("threshold t", exact=True)
+    slider.focus()
+    for key in ("Home", "PageUp", "PageUp", "ArrowRight"):
+        page.keyboard.press(key)
+        t = spec["low"] + int(slider.input_value()) * spec["step"]
+        ex.set_threshold(t)
+        shown, mine = readout(page), state(page)["rates"]
+        for name, (est, low, high) in ex.rates().items():
+            assert shown[f"rate:{name}"] == fmt(est), name
+            assert shown[f"rate:{name}:interval"] == f"[{fmt(low)}, {fmt(high)}]", name
+            assert abs(mine[name][1] - low) <= 1e-9 and abs(mine[name][2] - high) <= 1e-9
+    # the band drawn is the library's: its polygon spans the band's ends
+    d = page.locator("svg path.clf-band").get_attribute("d")
+    assert d.count("L") == 2 * len(spec["band"]["x"]) - 1
+    assert page.locator("svg line.clf-cross").count() == 2
+    roc = page.get_by_role("img", name="ROC curve inside its 95 % simultaneous")
+    low, high = ex.rates()["sensitivity"][1:]
+    assert f"[{fmt(low)}, {fmt(high)}]" in roc.get_attribute("aria-label")  # alt text too
+    ticks = page.locator("figure:has(svg[aria-label^='ROC']) svg text").all_text_contents()
+    assert {"0", "0.2", "0.4", "0.6", "0.8", "1"} <= set(ticks)
+    assert not page.errors
+
+
+def test_confusion_page_intervals_narrow_as_counts_grow(open_page):
+    page = open_page("confusion.html")
+    m = np.array(TWEETS)
+
+    def check(matrix):
+        shown, ci = readout(page), matrix_intervals(matrix)
+        assert shown["interval:accuracy"] == f"[{fmt(ci['accuracy'][0])}, {fmt(ci['accuracy'][1])}]"
+        for i in range(3):
+            for q in ("precision", "recall"):
+                low, high = ci[q][i]
+                assert shown[f"interval:{q}:{i}"] == f"[{fmt(low)}, {fmt(high)}]", (q, i)
+        got = state(page)["intervals"]["accuracy"]
+        assert np.allclose(got, ci["accuracy"], atol=1e-9)
+        return ci["accuracy"][1] - ci["accuracy"][0]
+
+    before = check(m)
+    for i in range(3):
+        for j in range(3):
+            page.locator(f"input[data-cell='{i},{j}']").fill(str(10 * m[i, j]))
+    after = check(10 * m)
+    assert after < before / 3  # ten times the items: about sqrt(10) times narrower
+    label = page.get_by_role("img", name="Width of the 95 % exact accuracy interval")
+    assert label.count() == 1
+    assert not page.errors
+
+
+def test_layout_ticks_and_dark_mode(open_page):
+    wide = open_page("threshold.html", width=1400)
+    side = wide.locator(".clf-side").bounding_box()
+    figures = wide.locator(".clf-figures").bounding_box()
+    assert figures["x"] >= side["x"] + side["width"] - 1  # beside
+    live = wide.locator("[aria-live]").bounding_box()
+    assert live["width"] <= 1 and live["height"] <= 1  # read out, not printed twice
+    phone = open_page("threshold.html", width=390)
+    side = phone.locator(".clf-side").bounding_box()
+    figures = phone.locator(".clf-figures").bounding_box()
+    assert figures["y"] >= side["y"] + side["height"] - 1  # below
+    # ticks: a mark at each label, labels evenly spaced by 1, 2 or 5 times a power of ten
+    for svg in wide.locator("svg.clf-chart").all():
+        labels = svg.locator("line.clf-tick + text").all_text_contents()
+        assert len(labels) == svg.locator("line.clf-tick").count() >= 2
+        values = [float(x) for x in labels if x]
+        for axis in (values[: len(values) // 2], values[len(values) // 2 :]):
+            steps = np.diff(axis)
+            if len(steps) and np.allclose(steps, steps[0]):
+                mantissa = abs(steps[0]) / 10 ** np.floor(np.log10(abs(steps[0])))
+                assert any(np.isclose(mantissa, f) for f in (1, 2, 5)), labels
+    # dark mode: the theme sets data-theme on <html> and light text on a dark page; myst-nb
+    # puts a cell's HTML output on a light box with dark text. The charts' ink, captions and
+    # buttons follow the text colour of the box they sit in, so they stay readable in both.
+    dark = open_page("threshold.html")
+    dark.evaluate(
+        """() => { document.documentElement.dataset.theme = 'dark';
+        const s = document.createElement('style');
+        s.textContent = 'html[data-theme=dark] body {color: #ced6dd; background: #14181e}';
+        document.head.append(s); }"""
+    )
+    ink = "() => getComputedStyle(document.querySelector('svg.clf-chart text')).fill"
+    caption = "() => getComputedStyle(document.querySelector('table.clf-table caption')).color"
+    assert dark.evaluate(ink) == dark.evaluate(caption) == "rgb(206, 214, 221)"
+    dark.evaluate(
+        "() => { const r = document.querySelector('.clf-page-explorer');"
+        " r.style.color = 'rgb(20, 24, 30)'; r.style.background = '#ced6dd'; }"
+    )
+    assert dark.evaluate(ink) == dark.evaluate(caption) == "rgb(20, 24, 30)"
