@@ -118,17 +118,20 @@ def exact_intervals(matrix: np.ndarray, labels: list, level: float) -> dict:
     Returns ``{"accuracy": {...}, "recall": {label: {...}}}`` with
     ``estimate``, ``low``, ``high``, ``successes`` and ``trials``.
     """
-
-    def entry(k, n):
-        low, high = clopper_pearson(int(k), int(n), level)
-        return {"estimate": k / n, "low": low, "high": high, "successes": int(k), "trials": int(n)}
-
     support = matrix.sum(axis=0)
+    occurring = np.flatnonzero(support > 0)
+    # One vectorised root search for accuracy and every class at once (no loop over classes).
+    k = np.r_[np.trace(matrix), np.diagonal(matrix)[occurring]].astype(np.int64)
+    n = np.r_[matrix.sum(), support[occurring]].astype(np.int64)
+    lows, highs = clopper_pearson(k, n, level)
+    entries = [
+        {"estimate": int(a) / int(b), "low": float(lo), "high": float(hi),
+         "successes": int(a), "trials": int(b)}
+        for a, b, lo, hi in zip(k, n, lows, highs, strict=True)
+    ]  # fmt: skip
     return {
-        "accuracy": entry(np.trace(matrix), matrix.sum()),
-        "recall": {
-            lab: entry(matrix[j, j], support[j]) for j, lab in enumerate(labels) if support[j] > 0
-        },
+        "accuracy": entries[0],
+        "recall": {labels[j]: e for j, e in zip(occurring, entries[1:], strict=True)},
     }
 
 
