@@ -12,6 +12,7 @@ import inspect
 import numpy as np
 
 from ._binomial import clopper_pearson
+from ._interval import CENTRED
 from ._render import Section, count, fixed, num
 
 #: A class with fewer true items than this is flagged as tiny.
@@ -188,4 +189,16 @@ def exact_section(exact: dict, level: float) -> list[Section]:
                 "independent test items."
             ],
         )
+    ]
+
+
+def centred_warnings(intervals: dict, what: str = "percentile interval") -> list[str]:
+    """One warning per interval that excluded its own estimate and was centred on it."""
+    return [
+        f"{name}: the {what} of the resamples excluded the estimate {fixed(iv.estimate)} "
+        "(the resamples are biased relative to it: resampling noise inflates a metric made "
+        "of squares of class-wise rates or of rare classes), so it is shown with the same "
+        f"width centred on the estimate, [{fixed(iv.low)}, {fixed(iv.high)}]; read it as rough"
+        for name, iv in intervals.items()
+        if CENTRED in iv.method
     ]
