@@ -42,6 +42,9 @@ def test_quick_benchmark_runs(tmp_path):
     for key in ("distinct", "continuous"):
         (row,) = results["bands"][key]
         assert row["roc_band_s"] > 0 and row["speedup"] > 0 and 0 < row["mean_width"] < 1
+    (exact,) = results["exact"]  # Clopper-Pearson on 36 classes, ours and scipy's
+    assert exact["ours_s"] > 0 and exact["ratio_ours_to_scipy"] > 0
+    assert exact["max_end_difference"] < 1e-10
     scale = {(row["what"], row["file"]): row for row in results["scale"]}
     assert len(scale) == 4 and all(r["seconds"] > 0 and r["peak_mb"] > 0 for r in scale.values())
     (delong,) = auc["delong"]

@@ -58,6 +58,24 @@ def test_clopper_pearson_equals_scipy_exact_interval(n, level):
         assert 0 <= low <= k / n <= high <= 1
 
 
+def test_clopper_pearson_on_arrays_equals_scipy_on_a_grid_up_to_a_million():
+    rng = np.random.default_rng(26)
+    n = np.r_[1, 1, 2, 3, 5, 5, 10**6, 10**6, 10**6, rng.integers(1, 10**6 + 1, 40)]
+    n = np.r_[n, rng.integers(1, 60, 40)]
+    k = np.r_[0, 1, 1, 2, 0, 5, 0, 1, 10**6 - 1, rng.integers(0, n[9:] + 1)]
+    for level in (0.95, 0.8, 0.999):
+        low, high = binom.clopper_pearson(k, n, level)
+        assert low.shape == high.shape == k.shape
+        for i in range(k.size):
+            ref = stats.binomtest(int(k[i]), int(n[i])).proportion_ci(level, method="exact")
+            assert abs(low[i] - ref.low) < 1e-10 and abs(high[i] - ref.high) < 1e-10, (k[i], n[i])
+        assert (low <= k / n).all() and (k / n <= high).all()
+    # The scalar form gives floats, the same as the array's elements.
+    one = binom.clopper_pearson(int(k[12]), int(n[12]), 0.999)
+    assert isinstance(one[0], float) and isinstance(one[1], float)
+    assert one == (float(low[12]), float(high[12]))
+
+
 def test_clopper_pearson_closed_form_ends():
     low, high = binom.clopper_pearson(240, 240)
     assert high == 1.0 and low == pytest.approx(0.025 ** (1 / 240), rel=1e-15)
@@ -69,7 +87,8 @@ def test_clopper_pearson_closed_form_ends():
     ("k", "n", "level", "word"),
     [(3, 2, 0.95, "k <= n"), (-1, 4, 0.95, "k <= n"), (1.5, 4, 0.95, "whole"),
      (0, 0, 0.95, "n must"), (1, 4, 1.0, "level"), (1, 4, 0, "level"),
-     ([1, 2], 4, 0.95, "single"), (np.nan, 4, 0.95, "whole")],
+     ([1, 5], 4, 0.95, "k <= n"), ([0, 0], [4, 0], 0.95, "n must"),
+     (np.nan, 4, 0.95, "whole")],
 )  # fmt: skip
 def test_clopper_pearson_bad_input(k, n, level, word):
     with pytest.raises(ValueError, match=word):

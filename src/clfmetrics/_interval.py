@@ -8,11 +8,11 @@ it. Public as ``clfmetrics.Interval`` and ``clfmetrics.uncertainty.Interval``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ._render import fixed
 
-__all__ = ["Interval"]
+__all__ = ["CENTRED", "Interval", "centred_on_estimate"]
 
 
 @dataclass(frozen=True)
@@ -49,3 +49,26 @@ class Interval:
 
     def __contains__(self, value) -> bool:
         return self.low <= value <= self.high
+
+
+#: The method name of an interval moved by :func:`centred_on_estimate`.
+CENTRED = "centred on the estimate"
+
+
+def centred_on_estimate(iv: Interval, lower: float = 0.0, upper: float = 1.0) -> Interval:
+    """``iv``, or, if it excludes its own estimate, the same width centred on the estimate.
+
+    A percentile interval that excludes the estimate says the resamples are biased
+    relative to it, not that the estimate is implausible: a metric built from squares
+    of noisy class-wise rates (``delta_f1``) or of rare classes gains from the
+    resampling noise itself, more for the system with smaller classes, and AP of a
+    ranking that puts the class last rises when items are duplicated. The shift
+    removes that bias, the width stays; the ends are kept within ``[lower, upper]``
+    (the metric's range) and the method says ``"..., centred on the estimate"``, so
+    the reports can say why.
+    """
+    if iv.low <= iv.estimate <= iv.high or iv.estimate != iv.estimate:  # inside, or NaN
+        return iv
+    half = (iv.high - iv.low) / 2
+    low, high = max(iv.estimate - half, lower), min(iv.estimate + half, upper)
+    return replace(iv, low=low, high=high, method=f"{iv.method}, {CENTRED}")

@@ -14,12 +14,11 @@ Convention: column ``k`` of an ``(N, n)`` matrix belongs to ``labels[k]``; a
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from ._auc_uncertainty import ap_interval, auc_interval
 from ._checks import reject_masked
+from ._interval import centred_on_estimate
 from ._macro_auc import macro_auc_interval
 from ._render import Section, count, fixed, interval_dict, interval_text, num, reported_text
 from .reliability import (
@@ -314,17 +313,8 @@ def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="perc
 
 
 def _centred(iv):
-    """``iv``, or, if it excludes its own estimate, the same width centred on the estimate.
-
-    A percentile interval that excludes the estimate says the resamples are biased
-    (AP of a ranking that puts the class last rises when items are duplicated), not
-    that the estimate is implausible: the shift removes that bias, the width stays.
-    """
-    if iv.low <= iv.estimate <= iv.high:
-        return iv
-    half = (iv.high - iv.low) / 2
-    low, high = max(iv.estimate - half, 0.0), min(iv.estimate + half, 1.0)
-    return replace(iv, low=low, high=high, method="percentile, centred on the estimate")
+    """``iv``, centred on its estimate where it excludes it (see ``centred_on_estimate``)."""
+    return centred_on_estimate(iv)
 
 
 def argmax_warning(pred_codes: np.ndarray, scores: np.ndarray, pos, labels: list) -> list[str]:

@@ -28,7 +28,7 @@ from ._render import (
     seed_of,
     seed_text,
 )
-from ._warnings import class_warnings, undefined_share_warnings
+from ._warnings import centred_warnings, class_warnings, undefined_share_warnings
 from .uncertainty import (
     mcnemar_of_patterns,
     paired_intervals,
@@ -72,6 +72,7 @@ class Comparison(Rendered):
         close = near_duplicates(self.labels)
         #: Near-duplicate labels; classes that never occur, are never predicted, or are tiny.
         undefined = undefined_share_warnings(self.differences, "paired interval")
+        undefined += centred_warnings(self.differences, "paired interval")
         self.warnings = ([close] if close else []) + list(dict.fromkeys(both)) + undefined
 
     def __repr__(self) -> str:

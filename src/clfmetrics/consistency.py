@@ -157,8 +157,7 @@ def reliability_band(
     sums = np.bincount(ids, weights=stated, minlength=bins)
     full = np.flatnonzero(counts)
     if method == "clopper-pearson":
-        ends = [clopper_pearson(int(hits[b]), int(counts[b]), level) for b in full]
-        low, high = (np.array(v) for v in zip(*ends, strict=True))
+        low, high = clopper_pearson(hits[full].round(), counts[full], level)
     else:
         draws = _calibrated_hits(ids, stated, bins, rs.check_size(size), np.random.default_rng(rng))
         freq = draws[:, full] / counts[full]

@@ -92,18 +92,16 @@ def rates_at_threshold(y_true, scores, threshold, *, level=0.95, pos_label=None)
     said = s >= t
     tp, fp = int(np.sum(said & pos)), int(np.sum(said & ~pos))
     fn, tn = int(np.sum(~said & pos)), int(np.sum(~said & ~pos))
+    names = ("sensitivity", "specificity", "precision", "npv")
+    ks, ns = np.array([tp, tn, tp, tn]), np.array([tp + fn, tn + fp, tp + fp, tn + fn])
+    # One vectorised call for the four rates; a rate with no trials has no estimate.
+    lows, highs = clopper_pearson(ks, np.maximum(ns, 1), level)
     out = {}
-    for name, k, n in (
-        ("sensitivity", tp, tp + fn),
-        ("specificity", tn, tn + fp),
-        ("precision", tp, tp + fp),
-        ("npv", tn, tn + fn),
-    ):
+    for name, k, n, low, high in zip(names, ks, ns, lows, highs, strict=True):
         if n == 0:
             out[name] = Interval(math.nan, 0.0, 1.0, level, "clopper-pearson")
-            continue
-        low, high = clopper_pearson(k, n, level)
-        out[name] = Interval(k / n, low, high, level, "clopper-pearson")
+        else:
+            out[name] = Interval(int(k) / int(n), float(low), float(high), level, "clopper-pearson")
     return out
 
 

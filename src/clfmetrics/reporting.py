@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _resample as rs
 from ._codes import counted_codes, joint_codes
+from ._interval import centred_on_estimate
 from ._labels import near_duplicates
 from ._paragraph import reporting_paragraph
 from ._registry import registry
@@ -41,6 +42,7 @@ from ._render import (
 from ._report_figures import score_figures
 from ._report_scores import ScoreSummary, argmax_warning, check_scores
 from ._warnings import (
+    centred_warnings,
     class_warnings,
     exact_intervals,
     exact_section,
@@ -82,7 +84,10 @@ class Report(Rendered):
         metrics = registry()
         #: Every metric of METRICS with its percentile interval, by name.
         self.intervals = {
-            name: interval_of_stack(f, matrix, stack, level, "percentile")
+            name: centred_on_estimate(
+                interval_of_stack(f, matrix, stack, level, "percentile"),
+                -1.0 if name in ("kappa", "mcc") else 0.0,
+            )
             for name, f in metrics.items()
         }
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -146,7 +151,7 @@ class Report(Rendered):
         out += exact_warnings(self.intervals, self.matrix, self.labels, self.exact)
         out += [] if self.scores is None else self.scores.warnings
         out += undefined_metrics(self.matrix, registry())
-        out += undefined_share_warnings(self.intervals)
+        out += undefined_share_warnings(self.intervals) + centred_warnings(self.intervals)
         return out + imbalance_warning(pc["prevalence"][pc["support"] > 0], self.intervals)
 
     def __repr__(self) -> str:

@@ -27,7 +27,7 @@ import numpy as np
 from . import _resample as rs
 from ._auc_uncertainty import AUCComparison, ap_interval, auc_interval, compare_auc
 from ._binomial import holm
-from ._interval import Interval
+from ._interval import Interval, centred_on_estimate
 from ._intervals import (
     acceleration,
     count_matrix,
@@ -249,7 +249,10 @@ def paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
         low, high, share = defined_bounds(
             values_a - values_b, undefined, estimate, level, "percentile", observed=observed
         )
-        out[name] = Interval(estimate, low, high, level, "percentile", share)
+        # A difference of two scores in [0, 1] lies in [-1, 1]; of kappa or MCC in [-2, 2].
+        reach = 2.0 if name in ("kappa", "mcc") else 1.0
+        iv = Interval(estimate, low, high, level, "percentile", share)
+        out[name] = centred_on_estimate(iv, -reach, reach)
     return out
 
 
