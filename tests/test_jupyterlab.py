@@ -3,11 +3,12 @@
 One JupyterLab server for the module, started from the venv (installed from the pinned
 requirements, as Binder installs them) with the book's Jupyter configuration
 (``binder/jupyter``: the default viewer and the contents manager), on 127.0.0.1 with a token,
-serving a copy of the repository. Chromium opens every chapter by its path
-(``lab/tree/chapters/NN-....md``), that is with JupyterLab's default viewer, waits until
-every markdown cell is rendered, and finds no raw MyST and no "not found" warning of
-``jupyterlab-myst`` in them. One chapter is then run in its kernel, and its explorer
-(ipywidgets) must appear.
+serving a copy of the repository. Chromium loads JupyterLab once, from the link to the first
+chapter (``lab/tree/chapters/01-....md``), and opens every chapter in that app by its path,
+through the command that link runs, that is with JupyterLab's default viewer. It waits until
+every markdown cell of the chapter's tab is rendered, finds no raw MyST and no "not found"
+warning of ``jupyterlab-myst`` in them, then closes the tab and shuts its kernel down. One
+chapter is then run in its kernel, and its explorer (ipywidgets) must appear.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -47,37 +49,68 @@ RAW = {
     "label option": re.compile(r":label:"),
 }
 
-#: Text of every markdown cell as the reader sees it (the hidden editor, the prompt and
-#: KaTeX's MathML copy removed), whether it is rendered, and jupyterlab-myst's warnings
-#: ("Citation Not Found", "Cross Reference Not Found", unknown directives and roles).
-CELLS_JS = """() => [...document.querySelectorAll('.jp-Notebook .jp-MarkdownCell')].map(cell => {
-  const area = cell.querySelector('.jp-Cell-inputArea');
-  const rendered = !!cell.querySelector('.jp-InputArea-editor.lm-mod-hidden')
-    && !!area.querySelector('.myst, .jp-RenderedMarkdown');
-  const clone = area.cloneNode(true);
-  clone.querySelectorAll('.jp-InputArea-editor, .jp-InputPrompt, .katex-mathml')
-    .forEach(e => e.remove());
-  const warnings = [...area.querySelectorAll('[title]')]
-    .filter(e => /not found|unknown|error/i.test(e.title))
-    .map(e => `${e.title}: ${e.innerText.trim()}`);
-  return {rendered, text: clone.innerText, warnings};
-})"""
+#: True once the app has opened the file its URL names (``lab/tree/<path>``).
+APP_JS = """path => !!window.jupyterapp
+  && [...window.jupyterapp.shell.widgets('main')].some(w => w.context?.path === path)"""
 
-#: True once the notebook has its n markdown cells, all rendered. A text editor (the wrong
-#: default viewer) shows no cells at all, so this waits for the notebook view too.
-RENDERED_JS = """n => {
-  const cells = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell');
+#: Opens a file as ``lab/tree/<path>`` does: that route runs the file browser's
+#: ``filebrowser:open-path``, which runs ``docmanager:open`` with no factory, that is
+#: ``openOrReveal`` with the default viewer (as a double-click in the file browser does).
+#: Returns the tab's id and whether it is a notebook (a text editor is the wrong viewer).
+OPEN_JS = """async path => {
+  const widget = await window.jupyterapp.commands.execute(
+    'filebrowser:open-path', {path, dontShowBrowser: true});
+  if (widget?.context?.path !== path) throw new Error(`${path} did not open`);
+  return {id: widget.id, notebook: widget.hasClass('jp-NotebookPanel'), title: widget.title.label};
+}"""
+
+#: Closes a tab and shuts its kernel down (closing a notebook keeps its kernel by default).
+CLOSE_JS = """async id => {
+  const widget = [...window.jupyterapp.shell.widgets('main')].find(w => w.id === id);
+  if (!widget) return;
+  const session = widget.sessionContext;
+  const waited = new Promise(done => setTimeout(done, 10000));
+  await Promise.race([session?.ready.catch(() => {}), waited]);
+  await session?.shutdown().catch(() => {});
+  widget.dispose();
+}"""
+
+#: True once the tab's kernel is up and idle (Run All before that skips every cell).
+IDLE_JS = """id => [...window.jupyterapp.shell.widgets('main')]
+  .find(w => w.id === id)?.sessionContext.session?.kernel?.status === 'idle'"""
+
+#: Text of every markdown cell of one tab as the reader sees it (the hidden editor, the
+#: prompt and KaTeX's MathML copy removed), and jupyterlab-myst's warnings ("Citation Not
+#: Found", "Cross Reference Not Found", unknown directives and roles).
+CELLS_JS = """id => [...document.getElementById(id).querySelectorAll('.jp-MarkdownCell')]
+  .map(cell => {
+    const area = cell.querySelector('.jp-Cell-inputArea');
+    const clone = area.cloneNode(true);
+    clone.querySelectorAll('.jp-InputArea-editor, .jp-InputPrompt, .katex-mathml')
+      .forEach(e => e.remove());
+    const warnings = [...area.querySelectorAll('[title]')]
+      .filter(e => /not found|unknown|error/i.test(e.title))
+      .map(e => `${e.title}: ${e.innerText.trim()}`);
+    return {text: clone.innerText, warnings};
+  })"""
+
+#: True once the tab is a notebook with its n markdown cells, all rendered. A text editor
+#: (the wrong default viewer) shows no cells at all, so this checks the viewer too.
+RENDERED_JS = """([id, n]) => {
+  const cells = document.getElementById(id)
+    ?.querySelectorAll('.jp-Notebook .jp-MarkdownCell') || [];
   return cells.length === n && [...cells].every(cell =>
     cell.querySelector('.jp-InputArea-editor.lm-mod-hidden')
     && cell.querySelector('.myst, .jp-RenderedMarkdown'));
 }"""
 
-#: Resolves once the page has not changed for a second (the notebook-wide pass of
+#: Resolves once the tab has not changed for a second (the notebook-wide pass of
 #: jupyterlab-myst, which resolves references, runs after the cells render), or after 30 s.
-QUIET_JS = """() => new Promise(resolve => {
+QUIET_JS = """id => new Promise(resolve => {
   let last = Date.now();
   const seen = new MutationObserver(() => { last = Date.now(); });
-  seen.observe(document.body, {subtree: true, childList: true, characterData: true});
+  seen.observe(document.getElementById(id),
+    {subtree: true, childList: true, characterData: true});
   const start = Date.now();
   const check = () => (Date.now() - last > 1000 || Date.now() - start > 30000)
     ? (seen.disconnect(), resolve(true)) : setTimeout(check, 200);
@@ -134,6 +167,7 @@ def lab(tmp_path_factory):
         f"--ServerApp.root_dir={repo}",
         "--LabApp.news_url=",
         "--LabServerApp.extension_manager=readonly",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, to run its commands
         *(["--allow-root"] if os.geteuid() == 0 else []),
     ]
     log = open(tmp / "lab.log", "w")
@@ -164,34 +198,48 @@ def _route(route):
     return route.abort()
 
 
-def _open(browser, lab, path: str):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(PAGE_TIMEOUT_MS)
-    page = context.new_page()
-    page.route("**/*", _route)
-    # ?reset: a fresh workspace, so the tab is the one this URL opens and nothing restored.
-    page.goto(f"{lab['base']}/lab/tree/{path}?reset&token={lab['token']}")
-    return context, page
-
-
 def _shut_down_kernels(lab):
     for session in _api(lab["base"], lab["token"], "/api/sessions"):
         _api(lab["base"], lab["token"], f"/api/sessions/{session['id']}", method="DELETE")
 
 
+@pytest.fixture(scope="module")
+def app(browser, lab):
+    """One JupyterLab page for the module; each test opens its chapter in it by its path.
+
+    Loading JupyterLab takes seconds of CPU; the app a test then opens a chapter in is the
+    one the reader has after following a link to a chapter (``?reset``: a fresh workspace).
+    """
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(PAGE_TIMEOUT_MS)
+    page = context.new_page()
+    page.route("**/*", _route)
+    page.goto(f"{lab['base']}/lab/tree/{CHAPTERS[0]}?reset&token={lab['token']}")
+    page.wait_for_function(APP_JS, arg=CHAPTERS[0], polling=500)
+    yield page
+    context.close()
+
+
+@contextmanager
+def _chapter(app, lab, path: str):
+    """The tab of a chapter opened by its path; closed afterwards, its kernel shut down."""
+    tab = app.evaluate(OPEN_JS, path)
+    try:
+        assert tab["notebook"], f"{path} opens in {tab['title']!r}, not as a notebook"
+        yield tab["id"]
+    finally:
+        app.evaluate(CLOSE_JS, tab["id"])
+        _shut_down_kernels(lab)
+
+
 @pytest.mark.parametrize("path", CHAPTERS, ids=[Path(p).stem for p in CHAPTERS])
-def test_chapter_reads_like_the_page(browser, lab, path):
+def test_chapter_reads_like_the_page(app, lab, path):
     expected = sum(c.cell_type == "markdown" for c in read_notebook(ROOT / path).cells)
     selfchecks = (ROOT / path).read_text().count("{selfcheck}")
-    context, page = _open(browser, lab, path)
-    try:
-        # The default viewer is the notebook: a text editor would show no cells at all.
-        page.wait_for_function(RENDERED_JS, arg=expected, polling=500)
-        page.evaluate(QUIET_JS)
-        cells = page.evaluate(CELLS_JS)
-    finally:
-        context.close()
-        _shut_down_kernels(lab)
+    with _chapter(app, lab, path) as tab:
+        app.wait_for_function(RENDERED_JS, arg=[tab, expected], polling=250)
+        app.evaluate(QUIET_JS, tab)
+        cells = app.evaluate(CELLS_JS, tab)
     problems = []
     for index, cell in enumerate(cells):
         for line in cell["text"].splitlines():
@@ -206,24 +254,16 @@ def test_chapter_reads_like_the_page(browser, lab, path):
     assert shown.count("Quick check") >= selfchecks, "a quick self-check is missing"
 
 
-def test_explorer_comes_alive_in_the_kernel(browser, lab):
-    context, page = _open(browser, lab, EXPLORER_CHAPTER)
-    try:
-        page.wait_for_selector(".jp-Notebook .jp-CodeCell")
-        # Run All before the kernel is up skips every cell: wait for "Python 3 ... | Idle".
-        page.wait_for_function(
-            "() => /Idle/.test(document.querySelector('#jp-main-statusbar')?.innerText || '')",
-            polling=500,
-        )
-        page.get_by_role("menuitem", name="Run", exact=True).click()
-        page.get_by_text("Run All Cells", exact=True).click()
-        cell = page.locator(".jp-CodeCell", has_text="confusion_matrix_explorer(m, LABELS)")
-        widget = cell.locator(".jp-OutputArea .jupyter-widgets").first
-        widget.wait_for(state="visible")
+def test_explorer_comes_alive_in_the_kernel(app, lab):
+    with _chapter(app, lab, EXPLORER_CHAPTER) as tab:
+        panel = app.locator(f"[id='{tab}']")
+        panel.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
+        app.wait_for_function(IDLE_JS, arg=tab, polling=500)
+        app.get_by_role("menuitem", name="Run", exact=True).click()
+        app.get_by_text("Run All Cells", exact=True).click()
+        cell = panel.locator(".jp-CodeCell", has_text="confusion_matrix_explorer(m, LABELS)")
+        cell.locator(".jp-OutputArea .jupyter-widgets").first.wait_for(state="visible")
         assert cell.locator(".jp-OutputArea input").count() > 0, "the explorer has no inputs"
-    finally:
-        context.close()
-        _shut_down_kernels(lab)
 
 
 def test_saving_a_chapter_keeps_its_markup(lab):
