@@ -51,7 +51,7 @@ from ._warnings import (
 from .averages import delta_f1, f1_of_averages, macro_f1
 from .classwise import bias, f1, precision, prevalence, recall
 from .scaling import prevalence_calibrate
-from .uncertainty import interval_of_stack, resample_matrix
+from .uncertainty import intervals_of_matrix
 
 __all__ = ["Report", "report", "report_from_counts"]
 
@@ -75,14 +75,10 @@ class Report(Rendered):
         #: The seed of the resamples, or None where a Generator or fresh entropy was given.
         self.seed = seed
         self.n_items = int(matrix.sum())
-        rs.check_memory(len(self.labels), size)
-        stack = resample_matrix(matrix, size, rng)
+        rs.check_memory(len(self.labels))
         metrics = registry()
-        #: Every metric of METRICS with its percentile interval, by name.
-        self.intervals = {
-            name: interval_of_stack(f, matrix, stack, level, "percentile")
-            for name, f in metrics.items()
-        }
+        #: Every metric of METRICS with its percentile interval, by name (resampled in chunks).
+        self.intervals = intervals_of_matrix(metrics, matrix, size, rng, level)
         with np.errstate(invalid="ignore", divide="ignore"):
             self.per_class = {
                 "support": matrix.sum(axis=0),
