@@ -91,3 +91,23 @@ def test_interval_api_unchanged_by_chunks(monkeypatch):
     whole = cm.interval("macro_f1", m, size=900, method="bca", rng=0)
     monkeypatch.setattr(_chunked, "CHUNK_BYTES", 50 * _chunked.per_resample(3, 9, False))
     assert cm.interval("macro_f1", m, size=900, method="bca", rng=0) == whole
+
+
+def test_many_exact_intervals_equal_one_at_a_time_and_scipy():
+    from scipy.stats import binomtest
+
+    from clfmetrics._binomial import clopper_pearson
+    from clfmetrics._exact_many import clopper_pearson_many
+
+    rng = np.random.default_rng(0)
+    n = rng.integers(1, 300, 30)
+    k = rng.integers(0, n + 1)
+    k[:3], k[3:6] = 0, n[3:6]
+    n[7], k[7] = 20_000, 3
+    low, high = clopper_pearson_many(k, n, 0.9)
+    one = np.array([clopper_pearson(int(a), int(b), 0.9) for a, b in zip(k, n, strict=True)])
+    ref = [binomtest(int(a), int(b)).proportion_ci(0.9, "exact") for a, b in zip(k, n, strict=True)]
+    np.testing.assert_allclose(low, one[:, 0], rtol=1e-11, atol=1e-14)
+    np.testing.assert_allclose(high, one[:, 1], rtol=1e-11, atol=1e-14)
+    np.testing.assert_allclose(low, [r.low for r in ref], atol=1e-12)
+    np.testing.assert_allclose(high, [r.high for r in ref], atol=1e-12)
