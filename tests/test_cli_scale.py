@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from csv_reference import read_columns as in_memory
 
 import clfmetrics as cm
 from clfmetrics import _chunked
+from clfmetrics._csvstream import read_columns as streaming
 from clfmetrics._margin_metrics import BY_MARGINS, values_and_undefined
 from clfmetrics._registry import registry
 from clfmetrics.uncertainty import interval_of_stack, resample_matrix
@@ -111,3 +113,135 @@ def test_many_exact_intervals_equal_one_at_a_time_and_scipy():
     np.testing.assert_allclose(high, one[:, 1], rtol=1e-11, atol=1e-14)
     np.testing.assert_allclose(low, [r.low for r in ref], atol=1e-12)
     np.testing.assert_allclose(high, [r.high for r in ref], atol=1e-12)
+
+
+# --- the streaming CSV reader against the former in-memory one ---------------------------
+
+MESSY = {
+    "clean": "gold,model,p\n"
+    + "".join(f"{i % 3},{(i * 7) % 3},{i % 10 / 10}\n" for i in range(40)),
+    "near duplicates": "gold,model,p\n"
+    + "".join(f"{g},{m},0.5\n" for g, m in [("Spam", "spam"), ("spam", "ham"), ("ham", "ham")] * 9),
+    "leading zeros": "gold,model,p\n" + "007,7,0.1\n7,7,0.2\n01,1,0.3\n1,01,0.4\n" * 3,
+    "stray text in numbers": "gold,model,p\n"
+    + "".join(f"{i % 2},{i % 2},0.5\n" for i in range(30))
+    + "x,1,0.5\n\n1,y,0.5\n",
+    "ragged": "gold,model,p\n1,0,0.5\n1,0,0.5,9\n0,0,0.5\n0,1\n" + "1,1,0.5\n" * 5,
+    "missing": "gold,model,p\n1,0,0.5\n,0,0.5\n0,NA,0.5\n1,1,0.5\n0,0,0.5\n",
+    "quoted line breaks": 'gold,model,p\n"a",b,0.1\n"a\nb",b,0.2\nb,"a",0.3\n\nb,b,0.4\n',
+    "score not a number": "gold,model,p\n1,0,0.5\n0,0,x\n1,1,inf\n0,1,0.2\n",
+    "score not finite": "gold,model,p\n1,0,0.5\n0,0,inf\n1,1,x\n0,1,0.2\n",
+    "score in a label column": "gold,model,p\n1,0,0.5\n0,0.5,0.5\n1,1,0.5\n",
+}
+
+
+def _read(reader, path, numbers, **kw):
+    from clfmetrics._csvfile import InputError
+
+    try:
+        return reader(str(path), ["gold", "model"], numbers, **kw)
+    except InputError as err:
+        return str(err)
+
+
+def _per_row(cols):
+    """A counted result expanded to one row per item, in the in-memory reader's form."""
+    if cols.counts is None:
+        return cols
+    return {
+        "labels": {n: np.repeat(v, cols.counts) for n, v in cols.labels.items()},
+        "classes": cols.classes,
+        "warnings": cols.warnings,
+        "dropped": cols.dropped.tolist(),
+    }
+
+
+def _as_compared(cols, counted=False):
+    if isinstance(cols, str):
+        return cols
+    if counted:  # compare the multiset of rows: combinations are in first-line order
+        keys = np.stack([np.asarray(cols["labels"][n]).astype(str) for n in ("gold", "model")])
+        order = np.lexsort(keys)
+        return (keys[:, order].tolist(), cols["classes"], cols["warnings"], cols["dropped"])
+    return (
+        {n: np.asarray(v).tolist() for n, v in cols.labels.items()},
+        cols.classes,
+        cols.warnings,
+        cols.dropped.tolist(),
+        {n: v.tolist() for n, v in cols.numbers.items()},
+        cols.lines.tolist(),
+    )
+
+
+@pytest.mark.parametrize("case", sorted(MESSY))
+@pytest.mark.parametrize("na", ["error", "drop", "keep"])
+@pytest.mark.parametrize("batch", [2, 3, 65_536])
+def test_streaming_reader_equals_the_in_memory_one(tmp_path, case, na, batch):
+    path = tmp_path / "messy.csv"
+    path.write_text(MESSY[case])
+    with_scores = (
+        _read(in_memory, path, ["p"], na=na),
+        _read(streaming, path, ["p"], na=na, batch=batch),
+    )
+    assert _as_compared(with_scores[0]) == _as_compared(with_scores[1])
+    ref, got = _read(in_memory, path, [], na=na), _read(streaming, path, [], na=na, batch=batch)
+    if isinstance(ref, str) or isinstance(got, str):
+        assert ref == got
+        return
+    assert got.counts is not None and got.counts.sum() == ref.lines.size
+    expanded = _per_row(got)
+    want = {"labels": ref.labels, "classes": ref.classes, "warnings": ref.warnings,
+            "dropped": ref.dropped.tolist()}  # fmt: skip
+    assert _as_compared(expanded, True) == _as_compared(want, True)
+
+
+# --- --scores / --proba on Parquet through DuckDB -------------------------------------------
+
+
+def _cli_json(capsys, argv):
+    from clfmetrics import cli
+
+    status = cli.run([*argv, "--json", "--size", "200"])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    return out
+
+
+@pytest.mark.parametrize("kind", ["scores", "proba"])
+def test_scores_on_parquet_equal_the_csv_result(tmp_path, capsys, kind):
+    duckdb = pytest.importorskip("duckdb")  # in requirements.txt: installed wherever tests run
+    rng = np.random.default_rng(7)
+    n = 2 if kind == "scores" else 3
+    truth = rng.integers(0, n, 300)
+    logits = rng.normal(size=(300, n))
+    logits[np.arange(300), truth] += 1.0
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    names = [f"c{k}" for k in range(n)]
+    rows = [
+        ",".join([f"k{t}", f"k{p}", *(repr(float(v)) for v in ps)])
+        for t, p, ps in zip(truth, proba.argmax(axis=1), proba, strict=True)
+    ]
+    csv = tmp_path / "items.csv"
+    csv.write_text("\n".join(["gold,model," + ",".join(names), *rows, ""]))
+    parquet = tmp_path / "items.parquet"
+    duckdb.execute(f"COPY (SELECT * FROM read_csv('{csv}')) TO '{parquet}' (FORMAT parquet)")
+    assert duckdb.execute(f"SELECT typeof(c0) FROM '{parquet}' LIMIT 1").fetchone() == ("DOUBLE",)
+    extra = ["--scores", "c1"] if kind == "scores" else ["--proba", *names]
+    argv = ["--truth", "gold", "--pred", "model", *extra]
+    from_csv = _cli_json(capsys, ["report", str(csv), *argv])
+    from_parquet = _cli_json(capsys, ["report", str(parquet), *argv])
+    assert from_parquet == from_csv and '"roc_auc"' in from_csv
+
+
+def test_parquet_scores_problems_name_the_row(tmp_path, capsys):
+    duckdb = pytest.importorskip("duckdb")
+    from clfmetrics import cli
+
+    parquet = tmp_path / "bad.parquet"
+    duckdb.execute(
+        "COPY (SELECT * FROM (VALUES ('a', 'a', 0.2), ('b', 'b', NULL), ('a', 'b', 0.7)) "
+        f"t(y, p, s)) TO '{parquet}' (FORMAT parquet)"
+    )
+    status = cli.run(["report", str(parquet), "--truth", "y", "--pred", "p", "--scores", "s"])
+    err = capsys.readouterr().err
+    assert status == 2 and "column 's' has 1 missing value (empty) on line 2" in err

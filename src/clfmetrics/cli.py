@@ -86,7 +86,8 @@ from ._csvfile import (
     header_row,
     lines_text,
 )
-from ._csvinput import NA_CHOICES, read_columns
+from ._csvinput import NA_CHOICES
+from ._csvstream import read_columns
 from ._labels import LabelWarning
 from ._render import count
 from ._report_scores import AUC_METHODS
@@ -227,16 +228,17 @@ def _evaluate(args):
         delimiter=args.delimiter,
         encoding=args.encoding,
     )
+    remain = cols.lines.size if cols.counts is None else int(cols.counts.sum())
     if cols.dropped.size:
         print(
             f"clfmetrics: note: --na drop skipped {count(cols.dropped.size, 'row')} with a "
-            f"missing value ({lines_text(cols.dropped)}); {count(cols.lines.size, 'row')} remain",
+            f"missing value ({lines_text(cols.dropped)}); {count(remain, 'row')} remain",
             file=sys.stderr,
         )
     truth = cols.labels[args.truth]
     options = {"labels": cols.classes, "level": args.level, "size": args.size, "rng": args.seed}
-    if args.counts:  # an aggregated CSV read without DuckDB
-        n = cols.numbers[args.counts]
+    if args.counts or cols.counts is not None:  # aggregated: by the file, or as it streamed
+        n = cols.numbers[args.counts] if args.counts else cols.counts
         if len(args.pred) == 1:
             out = report_from_counts(truth, cols.labels[args.pred[0]], n, **options)
         else:
@@ -259,16 +261,17 @@ def _evaluate(args):
 def _counted(args, score_columns):
     """The file aggregated by DuckDB, or None where the row reader reads it (see above)."""
     parquet, engine = is_parquet(args.file), duckdb_installed()
-    if score_columns and (parquet or args.counts):
-        raise InputError("--scores and --proba need one row per item, in a CSV file")
+    if score_columns and args.counts:
+        raise InputError("--scores and --proba need one row per item, not --counts")
     if parquet and not engine:
         raise InputError("reading a Parquet file needs DuckDB: pip install duckdb")
     big = os.path.isfile(args.file) and os.path.getsize(args.file) >= SMALL_CSV
     if not engine and big and not score_columns:
         print(
             f"clfmetrics: note: DuckDB is not installed, so {args.file} "
-            f"({os.path.getsize(args.file) / 2**20:.0f} MiB) is read row by row in memory; "
-            "pip install duckdb to count it out of core, faster",
+            f"({os.path.getsize(args.file) / 2**20:.0f} MiB) is read by Python's csv module "
+            "(in bounded memory, about a million rows per few seconds); pip install duckdb "
+            "to count it out of core, faster",
             file=sys.stderr,
         )
     if score_columns or not engine or args.encoding_used != "utf-8-sig":
