@@ -1,9 +1,10 @@
 """Bounded memory (issue 26): many classes, and many rows read without DuckDB.
 
-Each row is one fresh Python process (wall seconds after the imports, and peak resident
-memory, its own ``ru_maxrss``), recorded against the issue's limit of 1 GB and, in the same run, as a
-ratio to a reference: pandas' ``read_csv`` and scikit-learn's ``confusion_matrix`` on the
-same file (the matrix only, no intervals), or ``confusion_matrix`` alone on the same arrays.
+Each row is one fresh Python process (wall seconds after the imports, and peak
+resident memory, its own ``ru_maxrss``), recorded against the issue's limit of 1 GB
+and, in the same run, as a ratio to a reference: pandas' ``read_csv`` and
+scikit-learn's ``confusion_matrix`` on the same file (the matrix only, no intervals),
+or ``confusion_matrix`` alone on the same arrays.
 
 - 1,000 classes x 10**5 rows, the report with its intervals (``--size`` resamples, drawn
   in chunks): through ``python -m clfmetrics report`` on a CSV file read without DuckDB,
