@@ -303,3 +303,23 @@ assert int(cols.counts.sum()) == {rows}
 """
         peaks.append(_peak_mb(body))
     assert peaks[1] - peaks[0] < 8, peaks
+
+
+def test_score_errors_are_in_the_options_terms(tmp_path, capsys):
+    from clfmetrics import cli
+
+    path = tmp_path / "five.csv"
+    rows = [f"{k % 5},{k % 5},0.{k % 9}" for k in range(25)]
+    path.write_text("\n".join(["y,p,s", *rows, ""]))
+    status = cli.run(["report", str(path), "--truth", "y", "--pred", "p", "--scores", "s"])
+    err = capsys.readouterr().err
+    assert status == 2 and "there are 5 (0 1 2 3 4)" in err and "with --proba instead" in err
+    message = cli._option_terms(
+        "1-d scores need two classes; there are 5 ([0, 1, 2, 3, 4]): pass an (N, 5) "
+        "probability matrix instead",
+        cli._parser().parse_args(["report", "f", "--truth", "y", "--pred", "p", "--proba", "a"]),
+    )
+    assert message == (
+        "--scores need two classes; there are 5 ([0, 1, 2, 3, 4]): pass one --proba column "
+        "per class instead"
+    )

@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import warnings
 
@@ -250,7 +251,10 @@ def _evaluate(args):
         scores, pos_label = _scores(args, cols)
         pred = cols.labels[args.pred[0]]
         kw = {"scores": scores, "pos_label": pos_label, "auc_method": args.auc_method}
-        out = report(truth, pred, **kw, **options)
+        try:
+            out = report(truth, pred, **kw, **options)
+        except ValueError as err:  # in the options' terms, not the API's
+            raise InputError(_option_terms(str(err), args)) from None
     else:
         a, b = args.pred
         out = compare(truth, cols.labels[a], cols.labels[b], names=(a, b), **options)
@@ -308,9 +312,32 @@ def _counted(args, score_columns):
     return counted
 
 
+def _option_terms(message: str, args) -> str:
+    """An error of ``report(scores=...)`` in the words of the command line's options."""
+    given = "the --scores column" if args.scores else "the --proba columns"
+    for api, option in (
+        (r"\b1-d scores\b", "--scores"),
+        (r"an \((N|\d+), \d+\) probability matrix", "one --proba column per class"),
+        (r"(?<!-)\bscores\b", given),
+        (r"\by_true\b", "--truth"),
+        (r"\by_pred\b", "--pred"),
+        (r"\bpos_label=", "--pos-label "),
+        (r"\bpos_label\b", "--pos-label"),
+    ):
+        message = re.sub(api, option, message)
+    return message
+
+
 def _scores(args, cols):
     """The --scores column or the --proba matrix (checked), and the positive class."""
     classes = cols.classes
+    if args.scores and len(classes) != 2:
+        shown = " ".join(map(str, classes))
+        raise InputError(
+            f"--scores gives the score of one class, for a task of two classes; there are "
+            f"{len(classes)} ({shown}): give one probability column per class with --proba "
+            "instead, in that order"
+        )
     if args.scores:
         pos = None
         if args.pos_label is not None:
