@@ -22,7 +22,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from ._csvcounts import is_parquet
+from ._csvcounts import _quote, _relation, is_parquet
 from ._csvfile import (
     InputError,
     _decode_error,
@@ -71,8 +71,6 @@ def _parquet_batches(path: str, names: list[str], size: int):
     Line numbers count the rows from 1.
     """
     import duckdb
-
-    from ._csvcounts import _quote, _relation
 
     con = duckdb.connect()
     columns = [c.strip() for c in _relation(con, path).columns]
