@@ -50,9 +50,11 @@ is installed (``pip install clfmetrics[duckdb]``): DuckDB reads the file out
 of core and returns how many rows share each combination of the label
 columns, so a file of 10**8 rows needs little memory; the output is the same
 as the row-by-row reader's (``_csvcounts``). Without DuckDB, and for
-``--scores``/``--proba`` (a score belongs to a row), a CSV file is read row by
-row. A small CSV file (under 64 MiB) with a problem, or with rows that
-``--na drop`` skips, is reread row by row, so that the message names its lines.
+``--scores``/``--proba`` (a score belongs to a row), the file is read row by
+row, streaming in batches (``_csvstream``: counts of label combinations, or
+compact per-row arrays with scores; a Parquet file through DuckDB). A small
+CSV file (under 64 MiB) with a problem, or with rows that ``--na drop`` skips,
+is reread row by row, so that the message names its lines.
 
 Labels are compared as text. Label columns in which every value is an integer
 written without leading zeros are integer labels: they sort as numbers (1, 2,
