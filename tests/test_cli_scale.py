@@ -269,12 +269,15 @@ def _peak_mb(body: str) -> int:
 
 def test_many_classes_stay_under_a_memory_cap():
     # 300 classes x 400 resamples: the whole stack alone would be 275 MB of int64 (and
-    # about 1 GB with the metrics' temporaries); in chunks of class sums it is never held
-    # (measured: about 110 MB, most of it the interpreter and numpy).
+    # about 1 GB with the metrics' temporaries). In chunks of at most 64 MiB (the default
+    # is 256 MiB) of class sums it is never held: the peak is the interpreter, numpy and
+    # one chunk.
     classes, size, cap_mb = 300, 400, 200
     assert size * classes**2 * 8 / 2**20 > cap_mb
     body = f"""
 import clfmetrics as cm
+from clfmetrics import _chunked
+_chunked.CHUNK_BYTES = 64 * 2**20
 rng = np.random.default_rng(0)
 y = rng.integers(0, {classes}, 10_000)
 p = np.where(rng.random(10_000) < 0.7, y, rng.integers(0, {classes}, 10_000))
