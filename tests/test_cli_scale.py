@@ -102,7 +102,7 @@ def test_many_exact_intervals_equal_one_at_a_time_and_scipy():
     from clfmetrics._exact_many import clopper_pearson_many
 
     rng = np.random.default_rng(0)
-    n = rng.integers(1, 300, 30)
+    n = rng.integers(1, 300, 12)
     k = rng.integers(0, n + 1)
     k[:3], k[3:6] = 0, n[3:6]
     n[7], k[7] = 10_000, 3
