@@ -272,7 +272,9 @@ def _combinations(part: dict, names: list[str], merged: bool = False) -> dict:
 
 
 def _joined(parts: list[dict]) -> dict:
-    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    """The batches' arrays end to end, one key at a time: each batch's array is released as
+    soon as it is copied, so the peak is the result and one column, not twice the result."""
+    return {key: np.concatenate([p.pop(key) for p in parts]) for key in list(parts[0])}
 
 
 def _finish(path, table, values, label_names, number_names, given, bad, dropped) -> Columns:
