@@ -1,7 +1,8 @@
 """Evaluation at scale: a paired comparison of 10**8 predictions through DuckDB.
 
 Rows, each measured in a fresh Python process (wall seconds and peak resident memory,
-the process's own ``ru_maxrss``), on files that DuckDB generates in a temporary folder:
+the process's own ``VmHWM``: ``ru_maxrss`` would carry the parent's over ``exec``), on
+files that DuckDB generates in a temporary folder:
 
 - ``duckdb_counts`` + ``compare_from_counts`` on a Parquet file of 10**8 predictions of
   two systems (three classes; goal: under 20 s and under 1 GB), and the same through
@@ -37,12 +38,13 @@ COPY (
 """
 
 _CHILD = """
-import contextlib, io, json, resource, sys, time
+import contextlib, io, json, re, sys, time
 sys.path.insert(0, {src!r})
 start = time.perf_counter()
 {body}
 seconds = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+status = open("/proc/self/status").read()  # VmHWM: this image's own peak (ru_maxrss
+peak = int(re.search(r"VmHWM:\\s*(\\d+) kB", status).group(1)) / 1024  # survives exec)
 print(json.dumps({{"seconds": seconds, "peak_mb": peak}}))
 """
 

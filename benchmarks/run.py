@@ -34,6 +34,7 @@ from bench_curves import bench_curves
 from bench_exact import bench_exact
 from bench_intervals import bench_intervals
 from bench_lighthouse import bench_lighthouse
+from bench_memory import bench_memory
 from bench_pages import bench_pages
 from bench_scale import bench_scale
 from bench_widgets import bench_widgets
@@ -292,6 +293,7 @@ def main(argv=None) -> int:
         "exact": bench_exact(args.quick),
         "pages": bench_pages(1 if args.quick else 3),
         "scale": bench_scale(args.quick),
+        "memory": bench_memory(args.quick),
     }
     if not args.quick:
         results["cached_rebuild"] = bench_cached_rebuild()
@@ -317,6 +319,7 @@ def main(argv=None) -> int:
     print_table("exact intervals, one call, versus scipy's binomtest per class", results["exact"])
     print_table("page explorers: weight and time to interactive, cold cache", results["pages"])
     print_table("paired comparison at scale (fresh process each)", results["scale"])
+    print_table("bounded memory: many classes, many rows (limit 1 GB)", results["memory"])
     if "cached_rebuild" in results:
         print_table("cached rebuild", [results["cached_rebuild"]])
     lighthouse = results.get("lighthouse", {})

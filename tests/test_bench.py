@@ -47,6 +47,9 @@ def test_quick_benchmark_runs(tmp_path):
     assert exact["max_end_difference"] < 1e-10
     scale = {(row["what"], row["file"]): row for row in results["scale"]}
     assert len(scale) == 4 and all(r["seconds"] > 0 and r["peak_mb"] > 0 for r in scale.values())
+    memory = results["memory"]  # issue 26: many classes and many rows, against 1 GB
+    assert len(memory) == 4 and all(r["seconds"] > 0 and r["memory_ratio"] > 0 for r in memory)
+    assert all(r["under_limit"] for r in memory), memory
     (delong,) = auc["delong"]
     assert delong["delong_s"] > 0
     assert delong.get("end_difference", 0) < 1e-4  # the same interval as confidenceinterval

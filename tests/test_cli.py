@@ -285,10 +285,10 @@ def test_scores_end_to_end_with_pos_label(tmp_path, capsys):
         (["--proba", "p_cat", "p_dog"], "--proba names 2 columns, but there are 3 classes"),
         (["--proba", "p_cat", "p_dog", "p_nope"], "no column 'p_nope'"),
         (["--proba", "p_cat", "p_dog", "p_dog"], "sum to"),
-        (["--scores", "p_bin"], "1-d scores need two classes; there are 3"),
+        (["--scores", "p_bin"], "--scores gives the score of one class, for a task of two"),
         (["--scores", "p_bin", "--proba", "p_cat"], "not allowed with argument"),
         (["--pos-label", "cat"], "--pos-label names the class that --scores scores"),
-        (["--scores", "p_bin", "--pos-label", "cow"], "--pos-label cow is not one of"),
+        (["--scores", "p_bin", "--pos-label", "cow"], "with --proba instead"),
         (["--pred", "p_cat", "--scores", "p_bin"], "go with one --pred"),
     ],
 )

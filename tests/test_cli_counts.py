@@ -136,7 +136,11 @@ BAD = [
         "holds 'c', which is not in --labels",
     ),
     ("SELECT 'a' AS y, 'b' AS p", ["--counts", "m"], "has no column 'm'"),
-    ("SELECT 'a' AS y, 'b' AS p, 0.3 AS s", ["--scores", "s"], "need one row per item"),
+    (
+        "SELECT 'a' AS y, 'b' AS p, 0.3 AS s, 1 AS n",
+        ["--scores", "s", "--counts", "n"],
+        "need one row per item, not --counts",
+    ),
 ]
 
 

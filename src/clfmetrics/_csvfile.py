@@ -32,12 +32,13 @@ class InputError(Exception):
     """A problem with the user's file or arguments, reported in one line."""
 
 
-def lines_text(lines, most: int = 5) -> str:
-    """'line 4' or 'lines 3, 7, 9 and 12 more'."""
+def lines_text(lines, most: int = 5, total: int | None = None) -> str:
+    """'line 4' or 'lines 3, 7, 9 and 12 more'; ``total``: how many lines ``lines`` begin."""
     lines = [int(x) for x in lines]
+    total = len(lines) if total is None else total
     shown = ", ".join(map(str, lines[:most]))
-    more = f" and {len(lines) - most} more" if len(lines) > most else ""
-    return f"line{'s' if len(lines) > 1 else ''} {shown}{more}"
+    more = f" and {total - min(most, len(lines))} more" if total > most else ""
+    return f"line{'s' if total > 1 else ''} {shown}{more}"
 
 
 def delimiter_option(value: str | None) -> str | None:

@@ -23,14 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._csvfile import (
-    InputError,
-    check_encoding,
-    check_shape,
-    choose_delimiter,
-    lines_text,
-    read_rows,
-)
+from ._csvfile import InputError, lines_text
 from ._render import count
 
 #: Read as missing, case-insensitively: pandas' default ``na_values`` (and "none").
@@ -71,6 +64,9 @@ class Columns:
     dropped: np.ndarray
     #: Warnings about the file's labels, for the report.
     warnings: list[str] = field(default_factory=list)
+    #: Rows of each entry when the entries are distinct combinations (the streaming
+    #: reader without score columns; ``lines`` then hold each one's first line), else None.
+    counts: np.ndarray | None = None
 
 
 def _missing(column: np.ndarray) -> np.ndarray:
@@ -79,67 +75,6 @@ def _missing(column: np.ndarray) -> np.ndarray:
 
 def _shown(token: str) -> str:
     return "empty" if token == "" else repr(token)
-
-
-def read_columns(
-    path: str,
-    label_names: list[str],
-    number_names: list[str] = (),
-    *,
-    na: str = "error",
-    given=None,
-    delimiter: str | None = None,
-    encoding: str | None = None,
-) -> Columns:
-    """The label columns and number columns of ``path``, checked, with the line of each row.
-
-    ``given`` is the ``--labels`` list (strings) or None; ``delimiter`` (default:
-    chosen by ``_csvfile.choose_delimiter``) and ``encoding`` (default UTF-8) as
-    the options say. Raises :class:`InputError`.
-    """
-    names = list(dict.fromkeys([*label_names, *number_names]))
-    encoding = check_encoding(encoding)
-    delimiter = delimiter or choose_delimiter(path, names, encoding)
-    rows, all_lines = read_rows(path, delimiter, encoding)
-    if not rows:
-        raise InputError(f"{path} is empty: expected a header row and one row per item")
-    header, body, lines = [h.strip() for h in rows[0]], rows[1:], np.array(all_lines[1:])
-    missing_columns = [n for n in names if n not in header]
-    if missing_columns:
-        raise InputError(f"{path} has no column {missing_columns[0]!r}; its columns are {header}")
-    if not body:
-        raise InputError(f"{path} has a header but no rows: there is nothing to evaluate")
-    check_shape(path, header, body, all_lines, names, delimiter)
-    raw = {}
-    for name in names:
-        k = header.index(name)
-        raw[name] = np.array([row[k].strip() if k < len(row) else "" for row in body], dtype=str)
-    checked = [n for n in names if na != "keep" or n in number_names]
-    missing = {n: _missing(raw[n]) for n in checked}
-    drop = np.zeros(len(body), dtype=bool)
-    for name in checked:
-        if not missing[name].any():
-            continue
-        if na == "drop":
-            drop |= missing[name]
-            continue
-        tokens = ", ".join(_shown(t) for t in dict.fromkeys(raw[name][missing[name]].tolist()))
-        keep = "" if name in number_names else " (--na keep: count them as a label)"
-        raise InputError(
-            f"{path}: column {name!r} has {count(int(missing[name].sum()), 'missing value')} "
-            f"({tokens}) on {lines_text(lines[missing[name]])}: a missing value is not a "
-            f"class or a score; fix the file, or pass --na drop to skip those rows{keep}"
-        )
-    if drop.all():
-        raise InputError(f"{path}: every row has a missing value; nothing is left to evaluate")
-    keep_rows = ~drop
-    labels, classes, notes = _label_columns(
-        path, {n: raw[n][keep_rows] for n in label_names}, lines[keep_rows], given
-    )
-    numbers = {
-        n: _number_column(path, n, raw[n][keep_rows], lines[keep_rows]) for n in number_names
-    }
-    return Columns(labels, classes, numbers, lines[keep_rows], lines[drop], notes)
 
 
 def _as_numbers(values: np.ndarray) -> np.ndarray | None:
@@ -206,10 +141,13 @@ def _order(label):
     return (0, float(label), "")
 
 
-def _nearly_numeric(path, columns: dict, lines: np.ndarray, weights=None) -> list[str]:
+def _nearly_numeric(
+    path, columns: dict, lines: np.ndarray, weights=None, value_lines=None
+) -> list[str]:
     """Warnings for label columns of numbers with a few values that are not numbers.
 
     ``weights``: rows per entry (aggregated input, whose ``lines`` are -1).
+    ``value_lines``: ``{column: {value: (rows, first lines)}}`` (the streaming reader).
     """
     out = []
     w = np.ones(len(lines)) if weights is None else np.asarray(weights, dtype=np.float64)
@@ -220,6 +158,10 @@ def _nearly_numeric(path, columns: dict, lines: np.ndarray, weights=None) -> lis
         if numeric.all() or not numeric.any() or w[odd].sum() > _FEW * w.sum():
             continue
         where = "" if (lines < 0).all() else f" ({lines_text(lines[odd])})"
+        if value_lines is not None:
+            seen = [value_lines[name][v] for v in uniq[~numeric].tolist()]
+            first = sorted(x for _, some in seen for x in some)[:5]
+            where = f" ({lines_text(first, total=sum(rows for rows, _ in seen))})"
         shown = ", ".join(repr(u) for u in uniq[~numeric].tolist()[:5])
         out.append(
             f"column {name!r} holds numbers except {count(int(w[odd].sum()), 'value')} "
@@ -230,11 +172,13 @@ def _nearly_numeric(path, columns: dict, lines: np.ndarray, weights=None) -> lis
 
 
 def _label_columns(
-    path, columns: dict, lines: np.ndarray, given, weights=None
+    path, columns: dict, lines: np.ndarray, given, weights=None, value_lines=None
 ) -> tuple[dict, list, list]:
     """The label columns (integers or text, see above), the classes, and warnings."""
     numeric = _integer_labels(path, columns, lines, given)
-    notes = [] if numeric is not None else _nearly_numeric(path, columns, lines, weights)
+    notes = (
+        [] if numeric is not None else _nearly_numeric(path, columns, lines, weights, value_lines)
+    )
     if numeric is not None:
         columns, classes = numeric
     else:

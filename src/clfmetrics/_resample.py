@@ -24,7 +24,7 @@ from ._codes import check_counts, counted_codes, joint_codes  # noqa: F401 (re-e
 #: none is given: the same call prints the same intervals every time.
 DEFAULT_SEED = 0
 #: Bytes per resampled matrix cell, counting the metrics' temporary arrays (measured: about
-#: three int64/float64 copies of the stack).
+#: three int64/float64 copies of the stack); ``_chunked`` sizes its chunks with it.
 _BYTES_PER_CELL = 24
 
 # Rows of resamples drawn at once, so that a block of draws holds about 2**20 numbers.
@@ -55,26 +55,25 @@ def memory_budget() -> int:
         return 8 * 2**30
 
 
-def check_memory(n: int, size: int, stacks: int = 1) -> None:
-    """Refuse, in one sentence, resampled stacks of ``n x n`` matrices that cannot fit in memory.
+#: Copies of the ``n x n`` matrix that a report or a comparison holds at once (the matrix,
+#: its float and rescaled forms, the baselines, the rendered table).
+_MATRIX_COPIES = 8
 
-    ``stacks`` stacks of ``size`` matrices are held at once (the report: 1; the
-    paired comparison: 2, and 2 more for the permutations).
+
+def check_memory(n: int) -> None:
+    """Refuse, in one sentence, ``n`` classes whose ``n x n`` matrices cannot fit in memory.
+
+    The resamples are drawn in chunks (``_chunked``), whose size adapts to the
+    memory; what cannot shrink is the matrix itself and its few copies.
     """
-    need = size * n * n * _BYTES_PER_CELL * stacks
+    need = n * n * 8 * _MATRIX_COPIES
     budget = memory_budget()
     if need <= budget:
         return
-    most = budget // (n * n * _BYTES_PER_CELL * stacks)
-    fix = (
-        f"lower size (--size on the command line) to at most {most}"
-        if most >= 200
-        else "merge rare classes or evaluate a subset of the classes"
-    )
     raise ValueError(
-        f"{n} classes x {size} resamples need about {need / 2**30:.1f} GiB for the resampled "
-        f"confusion matrices, more than half of this machine's memory "
-        f"({budget / 2**30:.1f} GiB): {fix}"
+        f"{n} classes need about {need / 2**30:.1f} GiB for the {n} x {n} confusion matrix "
+        f"and its copies, more than half of this machine's memory ({budget / 2**30:.1f} GiB): "
+        "merge rare classes or evaluate a subset of the classes"
     )
 
 

@@ -61,9 +61,11 @@ is installed (``pip install clfmetrics[duckdb]``): DuckDB reads the file out
 of core and returns how many rows share each combination of the label
 columns, so a file of 10**8 rows needs little memory; the output is the same
 as the row-by-row reader's (``_csvcounts``). Without DuckDB, and for
-``--scores``/``--proba`` (a score belongs to a row), a CSV file is read row by
-row. A small CSV file (under 64 MiB) with a problem, or with rows that
-``--na drop`` skips, is reread row by row, so that the message names its lines.
+``--scores``/``--proba`` (a score belongs to a row), the file is read row by
+row, streaming in batches (``_csvstream``: counts of label combinations, or
+compact per-row arrays with scores; a Parquet file through DuckDB). A small
+CSV file (under 64 MiB) with a problem, or with rows that ``--na drop`` skips,
+is reread row by row, so that the message names its lines.
 
 Labels are compared as text. Label columns in which every value is an integer
 written without leading zeros are integer labels: they sort as numbers (1, 2,
@@ -82,6 +84,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import warnings
 
@@ -97,7 +100,8 @@ from ._csvfile import (
     header_row,
     lines_text,
 )
-from ._csvinput import NA_CHOICES, read_columns
+from ._csvinput import NA_CHOICES
+from ._csvstream import read_columns
 from ._labels import LabelWarning
 from ._output import add_output_options, check_output, render, write
 from ._render import count
@@ -239,16 +243,17 @@ def _evaluate(args):
         delimiter=args.delimiter,
         encoding=args.encoding,
     )
+    remain = cols.lines.size if cols.counts is None else int(cols.counts.sum())
     if cols.dropped.size:
         print(
             f"clfmetrics: note: --na drop skipped {count(cols.dropped.size, 'row')} with a "
-            f"missing value ({lines_text(cols.dropped)}); {count(cols.lines.size, 'row')} remain",
+            f"missing value ({lines_text(cols.dropped)}); {count(remain, 'row')} remain",
             file=sys.stderr,
         )
     truth = cols.labels[args.truth]
     options = {"labels": cols.classes, "level": args.level, "size": args.size, "rng": args.seed}
-    if args.counts:  # an aggregated CSV read without DuckDB
-        n = cols.numbers[args.counts]
+    if args.counts or cols.counts is not None:  # aggregated: by the file, or as it streamed
+        n = cols.numbers[args.counts] if args.counts else cols.counts
         if len(args.pred) == 1:
             out = report_from_counts(truth, cols.labels[args.pred[0]], n, **options)
         else:
@@ -260,7 +265,10 @@ def _evaluate(args):
         scores, pos_label = _scores(args, cols)
         pred = cols.labels[args.pred[0]]
         kw = {"scores": scores, "pos_label": pos_label, "auc_method": args.auc_method}
-        out = report(truth, pred, **kw, **options)
+        try:
+            out = report(truth, pred, **kw, **options)
+        except ValueError as err:  # in the options' terms, not the API's
+            raise InputError(_option_terms(str(err), args)) from None
     else:
         a, b = args.pred
         out = compare(truth, cols.labels[a], cols.labels[b], names=(a, b), **options)
@@ -271,16 +279,17 @@ def _evaluate(args):
 def _counted(args, score_columns):
     """The file aggregated by DuckDB, or None where the row reader reads it (see above)."""
     parquet, engine = is_parquet(args.file), duckdb_installed()
-    if score_columns and (parquet or args.counts):
-        raise InputError("--scores and --proba need one row per item, in a CSV file")
+    if score_columns and args.counts:
+        raise InputError("--scores and --proba need one row per item, not --counts")
     if parquet and not engine:
         raise InputError("reading a Parquet file needs DuckDB: pip install duckdb")
     big = os.path.isfile(args.file) and os.path.getsize(args.file) >= SMALL_CSV
     if not engine and big and not score_columns:
         print(
             f"clfmetrics: note: DuckDB is not installed, so {args.file} "
-            f"({os.path.getsize(args.file) / 2**20:.0f} MiB) is read row by row in memory; "
-            "pip install duckdb to count it out of core, faster",
+            f"({os.path.getsize(args.file) / 2**20:.0f} MiB) is read by Python's csv module "
+            "(in bounded memory, about a million rows per few seconds); pip install duckdb "
+            "to count it out of core, faster",
             file=sys.stderr,
         )
     if score_columns or not engine or args.encoding_used != "utf-8-sig":
@@ -317,9 +326,32 @@ def _counted(args, score_columns):
     return counted
 
 
+def _option_terms(message: str, args) -> str:
+    """An error of ``report(scores=...)`` in the words of the command line's options."""
+    given = "the --scores column" if args.scores else "the --proba columns"
+    for api, option in (
+        (r"\b1-d scores\b", "--scores"),
+        (r"an \((N|\d+), \d+\) probability matrix", "one --proba column per class"),
+        (r"(?<!-)\bscores\b", given),
+        (r"\by_true\b", "--truth"),
+        (r"\by_pred\b", "--pred"),
+        (r"\bpos_label=", "--pos-label "),
+        (r"\bpos_label\b", "--pos-label"),
+    ):
+        message = re.sub(api, option, message)
+    return message
+
+
 def _scores(args, cols):
     """The --scores column or the --proba matrix (checked), and the positive class."""
     classes = cols.classes
+    if args.scores and len(classes) != 2:
+        shown = " ".join(map(str, classes))
+        raise InputError(
+            f"--scores gives the score of one class, for a task of two classes; there are "
+            f"{len(classes)} ({shown}): give one probability column per class with --proba "
+            "instead, in that order"
+        )
     if args.scores:
         pos = None
         if args.pos_label is not None:

@@ -50,7 +50,7 @@ class Comparison(Rendered):
         self.level, self.size = level, size
         #: The seed of the resamples and swaps, or None where the caller gave no seed.
         self.seed = seed_of(rng)
-        rs.check_memory(n, size, 4)
+        rs.check_memory(n)
         self.n_items = int(counts.sum())
         self._heading = f"Paired comparison: {names[0]} - {names[1]}"
         metrics = registry()

@@ -55,7 +55,7 @@ from ._warnings import (
 from .averages import delta_f1, f1_of_averages, macro_f1
 from .classwise import bias, f1, precision, prevalence, recall
 from .scaling import prevalence_calibrate
-from .uncertainty import interval_of_stack, resample_matrix
+from .uncertainty import intervals_of_matrix
 
 __all__ = ["Report", "report", "report_from_counts"]
 
@@ -79,16 +79,13 @@ class Report(Rendered):
         #: The seed of the resamples, or None where a Generator or fresh entropy was given.
         self.seed = seed
         self.n_items = int(matrix.sum())
-        rs.check_memory(len(self.labels), size)
-        stack = resample_matrix(matrix, size, rng)
+        rs.check_memory(len(self.labels))
         metrics = registry()
-        #: Every metric of METRICS with its percentile interval, by name.
+        #: Every metric of METRICS with its percentile interval, by name (resampled in chunks;
+        #: an interval that excludes its estimate is centred on it, with a warning).
         self.intervals = {
-            name: centred_on_estimate(
-                interval_of_stack(f, matrix, stack, level, "percentile"),
-                -1.0 if name in ("kappa", "mcc") else 0.0,
-            )
-            for name, f in metrics.items()
+            name: centred_on_estimate(iv, -1.0 if name in ("kappa", "mcc") else 0.0)
+            for name, iv in intervals_of_matrix(metrics, matrix, size, rng, level).items()
         }
         with np.errstate(invalid="ignore", divide="ignore"):
             self.per_class = {

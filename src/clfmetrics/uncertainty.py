@@ -27,6 +27,7 @@ import numpy as np
 from . import _resample as rs
 from ._auc_uncertainty import AUCComparison, ap_interval, auc_interval, compare_auc
 from ._binomial import holm
+from ._chunked import multinomial_values, swapped_values
 from ._interval import Interval, centred_on_estimate
 from ._intervals import (
     acceleration,
@@ -80,12 +81,35 @@ def interval_of_stack(func, m, stack, level, method) -> Interval:
 
 
 def resample_matrix(m: np.ndarray, size: int, rng) -> np.ndarray:
+    """The whole ``(size, n, n)`` stack of resampled matrices (small problems and tests)."""
     n = m.shape[0]
     counts = m.ravel()
     cells = np.flatnonzero(counts)
     true, pred = cells % n, cells // n
     (stack,) = rs.multinomial_matrices(counts[cells], [rs.cell_index(pred, true, n)], n, size, rng)
     return stack
+
+
+def intervals_of_matrix(funcs: dict, m, size: int, rng, level, method="percentile") -> dict:
+    """Intervals of several metrics from one set of resamples of ``m``, drawn in chunks.
+
+    The same numbers as :func:`interval_of_stack` on :func:`resample_matrix`'s stack
+    for the same ``rng``, in memory bounded by ``_chunked.chunk_budget()``.
+    """
+    n = m.shape[0]
+    counts = m.ravel()
+    cells = np.flatnonzero(counts)
+    (drawn,) = multinomial_values(funcs, counts[cells], [cells], n, size, rng)
+    out = {}
+    for name, func in funcs.items():
+        values, undefined = drawn[name]
+        estimate = score(func, m)
+        acc = acceleration(func, m) if method == "bca" else 0.0
+        low, high, share = defined_bounds(
+            values, undefined, estimate, level, method, acc, observed=not undefined_on(func, m)
+        )
+        out[name] = Interval(estimate, low, high, level, method, share)
+    return out
 
 
 def interval(metric, m, *, level=0.95, size=10_000, method="percentile", rng=None) -> Interval:
@@ -149,8 +173,9 @@ def interval(metric, m, *, level=0.95, size=10_000, method="percentile", rng=Non
     level, size = rs.check_level(level), rs.check_size(size)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}; got {method!r}")
-    stack = resample_matrix(arr, size, np.random.default_rng(rng))
-    return interval_of_stack(func, arr, stack, level, method)
+    return intervals_of_matrix({"m": func}, arr, size, np.random.default_rng(rng), level, method)[
+        "m"
+    ]
 
 
 def interval_from_labels(
@@ -236,15 +261,13 @@ def paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
     """Paired percentile intervals of A - B for several metrics from one joint resample."""
     t, a, b = rows
     maps = [rs.cell_index(a, t, n), rs.cell_index(b, t, n)]
-    stack_a, stack_b = rs.multinomial_matrices(counts, maps, n, size, np.random.default_rng(rng))
+    drawn_a, drawn_b = multinomial_values(funcs, counts, maps, n, size, np.random.default_rng(rng))
     m_a, m_b = system_matrices(rows, counts, n)
     out = {}
     for name, func in funcs.items():
         estimate = score(func, m_a) - score(func, m_b)
-        values_a, values_b = scores(func, stack_a), scores(func, stack_b)
-        undefined = undefined_mask(func, stack_a, values_a) | undefined_mask(
-            func, stack_b, values_b
-        )
+        (values_a, undefined_a), (values_b, undefined_b) = drawn_a[name], drawn_b[name]
+        undefined = undefined_a | undefined_b
         observed = not (undefined_on(func, m_a) or undefined_on(func, m_b))
         low, high, share = defined_bounds(
             values_a - values_b, undefined, estimate, level, "percentile", observed=observed
@@ -259,11 +282,11 @@ def paired_intervals(funcs: dict, rows, counts, n, level, size, rng) -> dict:
 def permutation_pvalues(funcs: dict, rows, counts, n, size, rng) -> dict:
     """Swap-test p-values of A - B for several metrics from one set of random swaps."""
     m_a, m_b = system_matrices(rows, counts, n)
-    swap_a, swap_b = rs.swapped_matrices(rows, counts, n, size, np.random.default_rng(rng))
+    swap_a, swap_b = swapped_values(funcs, rows, counts, n, size, np.random.default_rng(rng))
     out = {}
     for name, func in funcs.items():
         observed = score(func, m_a) - score(func, m_b)
-        diffs = scores(func, swap_a) - scores(func, swap_b)
+        diffs = swap_a[name][0] - swap_b[name][0]
         # A relative tolerance, so that swaps reproducing the observed split count as ties.
         as_extreme = np.abs(diffs) >= abs(observed) * (1 - 1e-9) - 1e-12
         out[name] = float((1 + np.count_nonzero(as_extreme)) / (1 + size))

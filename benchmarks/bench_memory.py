@@ -1,0 +1,120 @@
+"""Bounded memory (issue 26): many classes, and many rows read without DuckDB.
+
+Each row is one fresh Python process (wall seconds after the imports, and peak
+resident memory, its own ``VmHWM``), recorded against the issue's limit of 1 GB
+and, in the same run, as a ratio to a reference: pandas' ``read_csv`` and
+scikit-learn's ``confusion_matrix`` on the same file (the matrix only, no intervals),
+or ``confusion_matrix`` alone on the same arrays.
+
+- 1,000 classes x 10**5 rows, the report with its intervals (``--size`` resamples, drawn
+  in chunks): through ``python -m clfmetrics report`` on a CSV file read without DuckDB,
+  and through ``clfmetrics.report``.
+- 10**7 rows of a binary task, ``python -m clfmetrics report`` without DuckDB (the
+  streaming reader), and with ``--scores``.
+
+``--quick``: 100 classes x 10**4 rows and 10**5 binary rows, 200 resamples (seconds).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from bench_scale import _measure
+
+LIMIT_MB = 1024
+
+_FILE = """
+COPY (
+  SELECT y, CASE WHEN h < 7000 THEN y ELSE hash(i, 3) % {n} END AS p,
+         (y = 1)::DOUBLE * 0.3 + (hash(i, 4) % 1000) / 1500.0 AS s
+  FROM (SELECT i, hash(i, 1) % {n} AS y, hash(i, 2) % 10000 AS h FROM range({rows}) t(i))
+) TO '{path}' (HEADER)
+"""
+
+_CLI = """
+from clfmetrics import cli
+cli.duckdb_installed = lambda: False
+start = time.perf_counter()  # after the imports, as for the reference
+with contextlib.redirect_stdout(io.StringIO()):
+    status = cli.run(["report", {path!r}, "--truth", "y", "--pred", "p", "--size", "{size}",
+                      *{extra!r}])
+assert status == 0, status
+"""
+
+_API = """
+import numpy as np
+import clfmetrics as cm
+rng = np.random.default_rng(0)
+y = rng.integers(0, {n}, {rows})
+p = np.where(rng.random({rows}) < 0.7, y, rng.integers(0, {n}, {rows}))
+start = time.perf_counter()  # the report only, not the data
+r = cm.report(y, p, size={size}, rng=0)
+assert r.n_items == {rows}
+"""
+
+_REFERENCE_FILE = """
+import pandas as pd
+from sklearn.metrics import confusion_matrix
+start = time.perf_counter()
+d = pd.read_csv({path!r})
+m = confusion_matrix(d["y"], d["p"])
+"""
+
+_REFERENCE_API = """
+import numpy as np
+from sklearn.metrics import confusion_matrix
+rng = np.random.default_rng(0)
+y = rng.integers(0, {n}, {rows})
+p = np.where(rng.random({rows}) < 0.7, y, rng.integers(0, {n}, {rows}))
+start = time.perf_counter()
+m = confusion_matrix(y, p)
+"""
+
+
+def _row(what, classes, rows, size, ours, reference, reference_name):
+    return {
+        "what": what,
+        "classes": classes,
+        "rows": rows,
+        "resamples": size,
+        "seconds": ours["seconds"],
+        "peak_mb": ours["peak_mb"],
+        "limit_mb": LIMIT_MB,
+        "under_limit": ours["peak_mb"] < LIMIT_MB,
+        "reference": reference_name,
+        "reference_seconds": reference["seconds"],
+        "reference_peak_mb": reference["peak_mb"],
+        "time_ratio": ours["seconds"] / reference["seconds"],
+        "memory_ratio": ours["peak_mb"] / reference["peak_mb"],
+    }
+
+
+def bench_memory(quick: bool) -> list[dict]:
+    import duckdb
+
+    classes, many_rows, binary_rows = (100, 10**4, 10**5) if quick else (1000, 10**5, 10**7)
+    size = 200 if quick else 2000
+    out = []
+    with tempfile.TemporaryDirectory() as folder:
+        many, binary = Path(folder) / "many.csv", Path(folder) / "binary.csv"
+        duckdb.execute(_FILE.format(n=classes, rows=many_rows, path=many))
+        duckdb.execute(_FILE.format(n=2, rows=binary_rows, path=binary))
+        by_file = "pandas.read_csv + sklearn confusion_matrix"
+        cases = [
+            (f"python -m clfmetrics report, {classes} classes (CSV, no DuckDB)", classes,
+             many_rows, size, _CLI.format(path=str(many), size=size, extra=[]),
+             _REFERENCE_FILE.format(path=str(many)), by_file),
+            (f"clfmetrics.report, {classes} classes", classes, many_rows, size,
+             _API.format(n=classes, rows=many_rows, size=size),
+             _REFERENCE_API.format(n=classes, rows=many_rows), "sklearn confusion_matrix"),
+            ("python -m clfmetrics report, binary (CSV, no DuckDB)", 2, binary_rows, size,
+             _CLI.format(path=str(binary), size=size, extra=[]),
+             _REFERENCE_FILE.format(path=str(binary)), by_file),
+            ("python -m clfmetrics report --scores, binary (CSV, no DuckDB)", 2, binary_rows,
+             size, _CLI.format(path=str(binary), size=size, extra=["--scores", "s"]),
+             _REFERENCE_FILE.format(path=str(binary)), by_file),
+        ]  # fmt: skip
+        for what, n, rows, resamples, body, reference, name in cases:
+            out.append(_row(what, n, rows, resamples, _measure(body), _measure(reference), name))
+    return out
