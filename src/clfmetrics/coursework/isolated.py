@@ -316,7 +316,15 @@ def _serve(namespace: Path) -> int:
     return 0
 
 
+#: jsonschema (under nbformat, which nbclient and otter import) builds a Lark grammar for IRIs
+#: at import when ``rfc3987_syntax`` is installed (the venv has it for Jupyter's event schemas):
+#: about 3 s of CPU time in each of these processes. No schema they check has an IRI.
+UNUSED = ("rfc3987_syntax",)
+
+
 def main(argv: list[str]) -> int:
+    for name in UNUSED:
+        sys.modules.setdefault(name, None)  # an import of it raises ImportError
     command, *rest = argv
     if command == "execute":
         notebook, names, out, output_mb = rest
