@@ -3,9 +3,10 @@
 Every test here is about the grader, not a chapter, so each grades the mini chapter
 (``coursework_mini.OVER``): the broken files and the attacks of issue 19 are submissions in the
 shared batch (``coursework_batch``); the runaway notebooks need limits of their own and are
-graded one by one; the notebook that touches the grader's files runs without the sandbox, in
-a grader of its own (a ``python -m clfmetrics.coursework grade`` on a copy of the library), so
-that what it touches is no file another grading run checks.
+graded one by one, in an xdist group of their own beside the batch's; the notebook that
+touches the grader's files runs without the sandbox, in a grader of its own (``python -m
+clfmetrics.coursework grade`` on a copy of the library), so that what it touches is no file
+another grading run checks.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from coursework_batch import mini_batch, notebook
+from coursework_batch import mini_assignments, mini_batch, notebook
 from coursework_mini import OVER_STEM
 
 from clfmetrics.coursework import Limits, grade_notebook
 from clfmetrics.coursework.grading import load_manifest
 
-#: With the shared batch, on one worker: its module fixtures read the same run.
-pytestmark = pytest.mark.xdist_group("coursework-mini")
+#: The tests that read the shared batch run on its worker; the others are a group of their own.
+SHARED = pytest.mark.xdist_group("coursework-mini")
 
 LIBRARY = Path(__file__).resolve().parents[1] / "src" / "clfmetrics"
 OVER = "ex-mini-over"
@@ -37,6 +38,12 @@ def batch(tmp_path_factory) -> dict:
     return mini_batch(tmp_path_factory)
 
 
+@pytest.fixture(scope="module")
+def assignments(tmp_path_factory) -> Path:
+    return mini_assignments(tmp_path_factory)
+
+
+@SHARED
 def test_broken_files_get_rows_and_the_rest_is_graded(batch):
     """A dead kernel, a damaged file, a text file and an unknown notebook are rows with reasons."""
     graded = batch["details"]
@@ -50,6 +57,7 @@ def test_broken_files_get_rows_and_the_rest_is_graded(batch):
     assert summary.startswith(f"Grades of {len(batch['files'])} submitted file(s)")
 
 
+@SHARED
 def test_a_notebook_that_patches_the_grader_gets_no_unflagged_points(batch):
     """Issue 19, item 20: the patched blank notebook scores 0, and its row says REVIEW."""
     rows = [r for (f, _), r in batch["details"].items() if f.startswith("patched/")]
@@ -61,6 +69,7 @@ def test_a_notebook_that_patches_the_grader_gets_no_unflagged_points(batch):
     assert not batch["written_outside"], "ran outside its scratch folder"
 
 
+@SHARED
 def test_the_chapters_own_functions_cannot_be_swapped(batch):
     """The hidden test compares with the library's `bias`, not the notebook's fake one."""
     row = batch["rows"]["shadow"]
@@ -68,24 +77,25 @@ def test_the_chapters_own_functions_cannot_be_swapped(batch):
     assert "test 2: AssertionError" in row["message"] and "test 1" not in row["message"], row
 
 
+@SHARED
 def test_an_object_that_claims_equality_to_everything_earns_nothing(batch):
     row = batch["rows"]["liar"]
     assert row["points"] == "0" and "cannot leave the notebook" in row["message"], row
 
 
-def _with_cell(batch, which: str, code: str, folder: Path) -> Path:
-    nb = notebook(batch["assignments"], which)
+def _with_cell(assignments: Path, which: str, code: str, folder: Path) -> Path:
+    nb = notebook(assignments, which)
     nb.cells.insert(2, nbformat.v4.new_code_cell(code))
     folder.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, folder / f"{OVER_STEM}.ipynb")
     return folder / f"{OVER_STEM}.ipynb"
 
 
-def test_time_limit_gives_a_row_per_exercise(batch, tmp_path):
+def test_time_limit_gives_a_row_per_exercise(assignments, tmp_path):
     """A notebook that never ends is stopped at the time limit, with a reason in every row."""
-    path = _with_cell(batch, "student", "import time\nwhile True:\n    time.sleep(0.1)", tmp_path)
-    chapters = load_manifest(batch["assignments"])
-    rows, problem = grade_notebook(path, chapters, batch["assignments"], timeout=15)
+    never = "import time\nwhile True:\n    time.sleep(0.1)"  # no CPU spent while it waits
+    path = _with_cell(assignments, "student", never, tmp_path)
+    rows, problem = grade_notebook(path, load_manifest(assignments), assignments, timeout=15)
     assert problem == "timed out after 15 s"
     assert [(r.exercise, r.points, r.max_points) for r in rows] == [(OVER, 0, 2)]
 
@@ -98,24 +108,24 @@ def test_time_limit_gives_a_row_per_exercise(batch, tmp_path):
     ],
     ids=["output", "cpu"],
 )
-def test_a_runaway_notebook_becomes_rows_with_a_reason(batch, tmp_path, cell, limits, reason):
+def test_a_runaway_notebook_becomes_rows_with_a_reason(assignments, tmp_path, cell, limits, reason):
     """Issue 19, item 21: the limits stop it long before the time limit."""
-    path = _with_cell(batch, "student", cell, tmp_path)
-    chapters = load_manifest(batch["assignments"])
-    rows, problem = grade_notebook(path, chapters, batch["assignments"], 120, limits=limits)
+    path = _with_cell(assignments, "student", cell, tmp_path)
+    chapters = load_manifest(assignments)
+    rows, problem = grade_notebook(path, chapters, assignments, 120, limits=limits)
     assert problem is not None and reason in problem, problem
     assert [(r.points, r.max_points, r.message) for r in rows] == [(0, 2, problem)]
 
 
-def test_a_notebook_that_touches_the_graders_files_is_flagged(batch, tmp_path):
+def test_a_notebook_that_touches_the_graders_files_is_flagged(assignments, tmp_path):
     """Without the sandbox (whose read-only venv refuses it), touching a file the scoring
     process runs gives no points and REVIEW: the fingerprint check does not fail silently."""
     library = tmp_path / "library"
     shutil.copytree(LIBRARY, library / "clfmetrics", ignore=shutil.ignore_patterns("__pycache__"))
     touch = "import os\nimport clfmetrics\nos.utime(clfmetrics.__file__)"
-    _with_cell(batch, "teacher", touch, tmp_path / "submissions")
+    _with_cell(assignments, "teacher", touch, tmp_path / "submissions")
     command = [sys.executable, "-m", "clfmetrics.coursework", "grade", "submissions"]
-    command += ["--assignments", str(batch["assignments"]), "--out", "grades"]
+    command += ["--assignments", str(assignments), "--out", "grades"]
     command += ["--timeout", "120", "--unsafe-no-sandbox"]
     env = {**os.environ, "PYTHONPATH": str(library)}
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)

@@ -111,22 +111,30 @@ class Sandbox:
 
 
 class _Users:
-    """Hands out one user id per running submission (only when the grader is root)."""
+    """Hands out one user id per running submission (only when the grader is root).
+
+    A user id is handed out only when no process runs as it: not a previous submission's,
+    still ending, nor another grader's (``make test`` grades on two workers), whose processes
+    would count against this submission's process cap.
+    """
 
     def __init__(self):
-        self.lock, self.free = threading.Lock(), []
-        self.next = FIRST_UID
+        self.lock, self.held = threading.Lock(), set()
 
     @contextmanager
     def take(self):
+        from .isolated import _tasks_of
+
         with self.lock:
-            uid = self.free.pop() if self.free else self.next
-            self.next = max(self.next, uid + 1)
+            uid = FIRST_UID + 1  # FIRST_UID is the probe's
+            while uid in self.held or _tasks_of(uid):
+                uid += 1
+            self.held.add(uid)
         try:
             yield uid
         finally:
             with self.lock:
-                self.free.append(uid)
+                self.held.discard(uid)
 
 
 _USERS = _Users()
