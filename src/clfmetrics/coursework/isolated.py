@@ -32,6 +32,7 @@ import signal
 import sys
 from pathlib import Path
 
+from .sandbox import tasks_of
 from .values import TRUSTED, NotCarried, decode, encode
 
 #: This module's name, also when it runs as ``__main__``.
@@ -67,27 +68,6 @@ UNUSED = ("rfc3987_syntax",)
 KERNEL_START = "".join(f"__import__('sys').modules.setdefault({n!r}, None);" for n in UNUSED)
 
 
-def _tasks_of(uid: int) -> int:
-    """How many processes and threads run with real user id ``uid`` (what RLIMIT_NPROC counts).
-
-    Read from each task's ``status``: a process that changed its user (``setpriv`` in the
-    sandbox) is not dumpable, and its ``/proc`` entries belong to root, so their owner would
-    miss the tasks a submission's user still runs (a previous submission's, ending; another
-    grader's), and the cap would leave the new submission fewer than it grants.
-    """
-    running = 0
-    for status in Path("/proc").glob("[0-9]*/task/*/status"):
-        try:
-            with open(status, "rb") as f:
-                for line in f:
-                    if line.startswith(b"Uid:"):
-                        running += int(line.split()[1]) == uid
-                        break
-        except (OSError, ValueError, IndexError):  # ended meanwhile
-            continue
-    return running
-
-
 def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int, uid=None):
     """A ``preexec_fn`` that caps memory, CPU time, processes and file size of a child.
 
@@ -105,7 +85,7 @@ def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int, u
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb * mb, file_mb * mb))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        cap = _tasks_of(uid) + max_processes
+        cap = tasks_of(uid) + max_processes
         hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
         if hard != resource.RLIM_INFINITY:
             cap = min(cap, hard)

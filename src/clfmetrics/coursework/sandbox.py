@@ -110,6 +110,27 @@ class Sandbox:
                 os.chown(path, self.uid, self.uid, follow_symlinks=False)
 
 
+def tasks_of(uid: int) -> int:
+    """How many processes and threads run with real user id ``uid`` (what RLIMIT_NPROC counts).
+
+    Read from each task's ``status``: a process that changed its user (``setpriv`` in the
+    sandbox) is not dumpable, and its ``/proc`` entries belong to root, so their owner would
+    miss the tasks a submission's user still runs (a previous submission's, ending; another
+    grader's), and the cap would leave the new submission fewer than it grants.
+    """
+    running = 0
+    for status in Path("/proc").glob("[0-9]*/task/*/status"):
+        try:
+            with open(status, "rb") as f:
+                for line in f:
+                    if line.startswith(b"Uid:"):
+                        running += int(line.split()[1]) == uid
+                        break
+        except (OSError, ValueError, IndexError):  # ended meanwhile
+            continue
+    return running
+
+
 class _Users:
     """Hands out one user id per running submission (only when the grader is root).
 
@@ -123,11 +144,9 @@ class _Users:
 
     @contextmanager
     def take(self):
-        from .isolated import _tasks_of
-
         with self.lock:
             uid = FIRST_UID + 1  # FIRST_UID is the probe's
-            while uid in self.held or _tasks_of(uid):
+            while uid in self.held or tasks_of(uid):
                 uid += 1
             self.held.add(uid)
         try:
