@@ -5,7 +5,7 @@ teacher's: full points), a blank one (the student's: zero) and ten hostile noteb
 mini chapter (``coursework_mini.OVER``: given data ``m``, an answer ``over`` that the hidden test
 compares with the library), whose code is in ``coursework_attack_code``. Before the sandbox,
 every attack below gave unearned points, crashed the batch or harmed other submissions or the
-machine; each test says what it did. The batch runs once per test run, with a process cap of 30,
+machine; each test says what it did. The batch runs once per test run, with a process cap of 45,
 and the tests read its rows.
 """
 
