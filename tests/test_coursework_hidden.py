@@ -17,6 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from coursework_mini import total_chapter
 
 from clfmetrics.coursework import build_assignment
 from clfmetrics.coursework.__main__ import main
@@ -126,53 +127,7 @@ def test_published_book_carries_no_hidden_check(built_html):
     assert not leaks, leaks[:10]
 
 
-MINI = """---
-jupytext:
-  text_representation:
-    extension: .md
-    format_name: myst
-kernelspec:
-  display_name: Python 3
-  language: python
-  name: python3
----
-
-# Mini
-
-```{code-cell} ipython3
-m = [[3, 1], [1, 5]]
-```
-
-```{exercise}
-:label: ex-mini-total
-
-Count the items of `m` as `total`.
-```
-
-````{solution-start} ex-mini-total
-````
-
-```{code-cell} ipython3
-:tags: [solution]
-
-total = sum(map(sum, m))
-```
-
-````{solution-end}
-````
-
-```{code-cell} ipython3
-:tags: [check]
-
-assert isinstance(total, int), "total is a count"
-```
-
-```{code-cell} ipython3
-:tags: [hidden-check, remove-cell]
-
-assert total == 10, "the book's public hidden test"
-```
-"""
+MINI = total_chapter(hidden='assert total == 10, "the book\'s public hidden test"')
 
 PRIVATE = """\
 # points: 4

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from coursework_mini import total_chapter
 from coursework_products import assigned_once
 
 from clfmetrics.coursework import build_assignment, master_notebook
@@ -158,64 +159,7 @@ def test_glued_values_come_from_the_books_execution_cache_while_the_code_is_the_
     assert executed_glue(tmp_path / "nowhere", source) == {}
 
 
-MINI = """---
-jupytext:
-  text_representation:
-    extension: .md
-    format_name: myst
-kernelspec:
-  display_name: Python 3
-  language: python
-  name: python3
----
-
-# Mini
-
-```{code-cell} ipython3
-m = [[3, 1], [1, 5]]
-```
-
-```{exercise}
-:label: ex-mini-total
-
-Count the items of `m` as `total`, as {cite:t}`opitz2019macro` would.
-```
-
-````{solution-start} ex-mini-total
-:class: dropdown
-````
-
-```{code-cell} ipython3
-:tags: [solution]
-
-total = sum(map(sum, m))
-```
-
-````{solution-end}
-````
-
-```{code-cell} ipython3
-:tags: [check]
-
-assert isinstance(total, int)
-```
-
-```{code-cell} ipython3
-:tags: [hidden-check, remove-cell]
-
-assert total == 10
-```
-
-```{exercise}
-:label: ex-mini-why
-
-Why is `total` 10?
-```
-
-```{solution} ex-mini-why
-Because.
-```
-"""
+MINI = total_chapter(", as {cite:t}`opitz2019macro` would", "assert total == 10", why=True)
 
 
 def test_master_notebook_has_commonmark_and_an_answer_cell_per_text_exercise(tmp_path):

@@ -1,8 +1,9 @@
 """Grades a teacher can use: ``grades.csv``, ``gradebook.csv``, feedback and the teacher's notes.
 
-The file layer (:mod:`clfmetrics.coursework.gradebook`) is tested on rows made here; one real
-``make grade`` run (two students) checks what reaches the teacher and the student: the
-real error of a typo with its traceback, and no word of a hidden test in the feedback.
+The file layer (:mod:`clfmetrics.coursework.gradebook`) is tested on rows made here; the shared
+``make grade`` run of the mini chapter (``coursework_batch``, after an earlier run) checks what
+reaches the teacher and the student for two of its students: the real error of a typo with its
+traceback, and no word of a hidden test in the feedback.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from coursework_products import ROOT, assigned_once
+from coursework_batch import mini_batch
+from coursework_mini import OVER_HIDDEN_MESSAGE, OVER_STEM
 
 from clfmetrics.coursework import GradeRow
-from clfmetrics.coursework.__main__ import main
 from clfmetrics.coursework.exercises import META
 from clfmetrics.coursework.gradebook import (
     CSV_FIELDS,
@@ -25,8 +26,8 @@ from clfmetrics.coursework.gradebook import (
     student_message,
 )
 
-OVER = "ex-ch01-overpredicted"
-HIDDEN_MESSAGE = "P_i = R_i * prevalence(i) / bias(i)"  # ex-ch01-bayes's hidden assert message
+OVER = "ex-mini-over"
+HIDDEN_MESSAGE = OVER_HIDDEN_MESSAGE  # the hidden assert's message
 
 
 def _read(path: Path) -> list[dict]:
@@ -121,48 +122,37 @@ def test_a_second_run_keeps_the_first(tmp_path):
     assert _read(tmp_path / "grades" / "grades.csv")[0]["points"] == "1"
 
 
+#: The tests that read the shared batch run on its worker (``coursework_batch``).
+SHARED = pytest.mark.xdist_group("coursework-mini")
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> dict:
-    """One `make grade` run after an earlier one: a typo and a wrong answer, and a full notebook."""
-    out, _ = assigned_once(tmp_path_factory)
-    folder = tmp_path_factory.mktemp("submissions")
-    typo = nbformat.read(out / "teacher" / "01-confusion-matrix.ipynb", 4)
-    for cell in typo.cells:
-        role = cell.metadata.get(META, {})
-        if role == {"exercise": "ex-ch01-overpredicted", "role": "solution"}:
-            cell.source = "over = bias(m) - prevalance(m)\nmost = LABELS[int(np.argmax(over))]"
-        if role == {"exercise": "ex-ch01-bayes", "role": "solution"}:
-            cell.source = "p_from_recall = recall(m)"  # passes the public test, not the hidden
-    (folder / "dana").mkdir()
-    nbformat.write(typo, folder / "dana" / "01-confusion-matrix.ipynb")
-    full = nbformat.read(out / "teacher" / "01-confusion-matrix.ipynb", 4)
-    full.metadata[META] = {**full.metadata.get(META, {}), "student": "eve"}
-    nbformat.write(full, folder / "01-confusion-matrix.ipynb")
-    grades = tmp_path_factory.mktemp("grades")
-    args = ["--root", str(ROOT), "grade", str(folder), "--assignments", str(out)]
-    (grades / "runs" / "20250101T000000Z").mkdir(parents=True)  # an earlier run, kept
-    (grades / "runs" / "20250101T000000Z" / "grades.csv").write_text("earlier\n")
-    assert main([*args, "--out", str(grades), "--jobs", "2"]) == 0
-    return {"grades": grades, "runs": sorted((grades / "runs").iterdir())}
+    """The shared batch: dana's typo after a wrong answer, eve's full notebook (id in metadata)."""
+    return mini_batch(tmp_path_factory)
 
 
+@SHARED
 def test_grades_csv_has_the_columns_and_a_row_per_submission_and_exercise(graded):
     rows = _read(graded["grades"] / "grades.csv")
     assert list(rows[0]) == list(CSV_FIELDS)
     got = {(r["student"], r["assignment"], r["exercise"], r["points"]) for r in rows}
-    assert got == {
-        ("dana", "01-confusion-matrix", "ex-ch01-overpredicted", "0"),
-        ("dana", "01-confusion-matrix", "ex-ch01-bayes", "0"),
-        ("eve", "01-confusion-matrix", "ex-ch01-overpredicted", "1"),
-        ("eve", "01-confusion-matrix", "ex-ch01-bayes", "1"),
+    assert {g for g in got if g[0] in ("dana", "eve")} == {
+        ("dana", OVER_STEM, OVER, "0"),
+        ("eve", OVER_STEM, OVER, "2"),
     }
+    assert len(rows) == len(graded["files"])  # one exercise: a row per submitted file
     book = _read(graded["grades"] / "gradebook.csv")
-    assert [(r["student"], r["01-confusion-matrix"], r["total"], r["max_total"]) for r in book] == [
+    assert list(book[0]) == ["student", OVER_STEM, "total", "max_total"]
+    assert len({r["student"] for r in book}) == len(book)  # one row per student
+    mine = [(r["student"], r[OVER_STEM], r["total"], r["max_total"]) for r in book]
+    assert [m for m in mine if m[0] in ("dana", "eve")] == [
         ("dana", "0", "0", "2"),
         ("eve", "2", "2", "2"),
     ]
 
 
+@SHARED
 def test_each_run_keeps_its_own_folder(graded):
     earlier, latest = graded["runs"]
     assert (earlier / "grades.csv").read_text() == "earlier\n"
@@ -170,26 +160,25 @@ def test_each_run_keeps_its_own_folder(graded):
     assert (graded["grades"] / "latest").resolve() == latest.resolve()
 
 
+@SHARED
 def test_the_teacher_sees_the_real_error_and_its_traceback(graded):
-    note = (graded["grades"] / "latest" / "teacher" / "dana" / "01-confusion-matrix.md").read_text()
+    note = (graded["grades"] / "latest" / "teacher" / "dana" / f"{OVER_STEM}.md").read_text()
     assert "NameError: name 'prevalance' is not defined" in note
     assert "Traceback" in note or "----> " in note or "Cell In[" in note, note
     assert HIDDEN_MESSAGE in note  # the teacher's notes keep what the hidden test said
     details = _read(graded["grades"] / "details.csv")
     (row,) = [r for r in details if (r["student"], r["exercise"]) == ("dana", OVER)]
-    assert row["file"] == "dana/01-confusion-matrix.ipynb"
+    assert row["file"] == f"dana/{OVER_STEM}.ipynb"
     assert "NameError: name 'prevalance' is not defined" in row["error"]
 
 
+@SHARED
 def test_the_students_feedback_says_no_word_of_a_hidden_test(graded):
     feedback = graded["grades"] / "latest" / "feedback"
-    text = (feedback / "dana" / "01-confusion-matrix.md").read_text()
+    text = (feedback / "dana" / f"{OVER_STEM}.md").read_text()
     assert "test 2 (hidden): failed" in text
-    assert HIDDEN_MESSAGE not in text and "prevalence(i)" not in text
+    assert HIDDEN_MESSAGE not in text and "class by class" not in text
     assert "Your notebook raised: cell" in text and "prevalance" in text
     assert "Traceback" not in text
-    assert (
-        (feedback / "eve" / "01-confusion-matrix.md")
-        .read_text()
-        .startswith("# 01-confusion-matrix: 2/2 points")
-    )
+    eve = (feedback / "eve" / f"{OVER_STEM}.md").read_text()
+    assert eve.startswith(f"# {OVER_STEM}: 2/2 points")

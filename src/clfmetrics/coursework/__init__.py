@@ -20,22 +20,38 @@ Command line: ``python -m clfmetrics.coursework {assign,grade} ...`` (``make ass
 library does not.
 """
 
-from .exercises import Assignment, Exercise, build_assignment, notebook_chapters
-from .generate import write_assignments
-from .grading import Graded, GradeRow, grade_notebook, grade_submissions
-from .master import master_notebook
-from .runner import Limits
+from __future__ import annotations
 
-__all__ = [
-    "Assignment",
-    "Exercise",
-    "GradeRow",
-    "Graded",
-    "Limits",
-    "build_assignment",
-    "grade_notebook",
-    "grade_submissions",
-    "master_notebook",
-    "notebook_chapters",
-    "write_assignments",
-]
+import importlib
+
+#: Where each public name lives. Imported on first use (PEP 562), so that the grader's own
+#: processes (``python -m clfmetrics.coursework.isolated``) and the student's kernel, which
+#: load only :mod:`.isolated` and :mod:`.values`, do not import nbformat, otter and jsonschema
+#: for nothing (seconds of CPU time per process).
+_WHERE = {
+    "Assignment": "exercises",
+    "Exercise": "exercises",
+    "build_assignment": "exercises",
+    "notebook_chapters": "exercises",
+    "write_assignments": "generate",
+    "Graded": "grading",
+    "GradeRow": "grading",
+    "grade_notebook": "grading",
+    "grade_submissions": "grading",
+    "master_notebook": "master",
+    "Limits": "runner",
+}
+
+__all__ = sorted(_WHERE, key=str.lower)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])

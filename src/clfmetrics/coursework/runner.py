@@ -90,7 +90,10 @@ def _run(cmd: list[str], cwd: Path, env: dict, preexec, timeout: float, out: Pat
 def _tail(log: Path) -> str:
     with open(log, "rb") as f:
         f.seek(max(0, log.stat().st_size - 4000))
-        lines = [ln.strip() for ln in f.read().decode(errors="replace").splitlines()]
+        text = f.read().decode(errors="replace")
+    # what a crashed nbclient ignores at exit (its kernel manager's cleanup) would hide the error
+    text = text.split("Exception ignored in atexit callback")[0]
+    lines = [ln.strip() for ln in text.splitlines()]
     lines = [ln for ln in lines if ln]
     return lines[-1][:200] if lines else "no output"
 

@@ -110,23 +110,50 @@ class Sandbox:
                 os.chown(path, self.uid, self.uid, follow_symlinks=False)
 
 
+def tasks_of(uid: int) -> int:
+    """How many processes and threads run with real user id ``uid`` (what RLIMIT_NPROC counts).
+
+    Read from each task's ``status``: a process that changed its user (``setpriv`` in the
+    sandbox) is not dumpable, and its ``/proc`` entries belong to root, so their owner would
+    miss the tasks a submission's user still runs (a previous submission's, ending; another
+    grader's), and the cap would leave the new submission fewer than it grants.
+    """
+    running = 0
+    for status in Path("/proc").glob("[0-9]*/task/*/status"):
+        try:
+            with open(status, "rb") as f:
+                for line in f:
+                    if line.startswith(b"Uid:"):
+                        running += int(line.split()[1]) == uid
+                        break
+        except (OSError, ValueError, IndexError):  # ended meanwhile
+            continue
+    return running
+
+
 class _Users:
-    """Hands out one user id per running submission (only when the grader is root)."""
+    """Hands out one user id per running submission (only when the grader is root).
+
+    A user id is handed out only when no process runs as it: not a previous submission's,
+    still ending, nor another grader's (``make test`` grades on two workers), whose processes
+    would count against this submission's process cap.
+    """
 
     def __init__(self):
-        self.lock, self.free = threading.Lock(), []
-        self.next = FIRST_UID
+        self.lock, self.held = threading.Lock(), set()
 
     @contextmanager
     def take(self):
         with self.lock:
-            uid = self.free.pop() if self.free else self.next
-            self.next = max(self.next, uid + 1)
+            uid = FIRST_UID + 1  # FIRST_UID is the probe's
+            while uid in self.held or tasks_of(uid):
+                uid += 1
+            self.held.add(uid)
         try:
             yield uid
         finally:
             with self.lock:
-                self.free.append(uid)
+                self.held.discard(uid)
 
 
 _USERS = _Users()

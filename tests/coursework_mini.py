@@ -1,0 +1,133 @@
+"""The small test chapters of the coursework tests, in one place.
+
+``OVER`` is built like the book's chapters (given data ``m``, an answer ``over`` whose hidden
+test compares it with the library, a message on the hidden assert): the grader's own tests
+grade it, because a kernel runs it in a second where a book chapter takes ten. ``total_chapter``
+is the smallest chapter with one exercise, in the variants the markup tests need.
+"""
+
+from __future__ import annotations
+
+HEADER = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+    format_version: 0.13
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+# Mini
+"""
+
+#: The message of ``OVER``'s hidden assert (for the teacher's notes, never the student's).
+OVER_HIDDEN_MESSAGE = "over = bias(m) - prevalence(m), class by class"
+
+OVER = f"""{HEADER}
+```{{code-cell}} ipython3
+import numpy as np
+from clfmetrics import bias, prevalence
+```
+
+```{{code-cell}} ipython3
+m = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
+```
+
+```{{exercise}}
+:label: ex-mini-over
+
+Compute how much more each class of `m` is predicted than it is true, as `over`.
+```
+
+````{{solution-start}} ex-mini-over
+:class: dropdown
+````
+
+Bias minus prevalence.
+
+```{{code-cell}} ipython3
+:tags: [solution]
+
+over = bias(m) - prevalence(m)
+```
+
+````{{solution-end}}
+````
+
+```{{code-cell}} ipython3
+:tags: [check, hide-input]
+:points: 2
+
+assert np.shape(over) == (3,), "one entry per class"
+```
+
+```{{code-cell}} ipython3
+:tags: [hidden-check, remove-cell]
+
+assert np.allclose(over, bias(m) - prevalence(m)), "{OVER_HIDDEN_MESSAGE}"
+assert abs(float(np.sum(over))) < 1e-9
+```
+"""
+
+#: The stem ``OVER`` is assigned under.
+OVER_STEM = "mini"
+
+_WHY = """
+```{exercise}
+:label: ex-mini-why
+
+Why is `total` 10?
+```
+
+```{solution} ex-mini-why
+Because.
+```
+"""
+
+
+def total_chapter(task: str = "", hidden: str | None = None, why: bool = False) -> str:
+    """A chapter with one exercise ``ex-mini-total`` (3 points): count the items of ``m``.
+
+    ``task`` is appended to the exercise's text, ``hidden`` is the source of a hidden-check
+    cell (none by default), ``why`` adds a text exercise ``ex-mini-why``.
+    """
+    text = f"""{HEADER}
+```{{code-cell}} ipython3
+m = [[3, 1], [1, 5]]
+```
+
+```{{exercise}}
+:label: ex-mini-total
+
+Count the items of `m` as `total`{task}.
+```
+
+````{{solution-start}} ex-mini-total
+:class: dropdown
+````
+
+Add every entry.
+
+```{{code-cell}} ipython3
+:tags: [solution]
+
+total = sum(map(sum, m))
+```
+
+````{{solution-end}}
+````
+
+```{{code-cell}} ipython3
+:tags: [check, hide-input]
+:points: 3
+
+assert isinstance(total, int), "total is a count"
+```
+"""
+    if hidden is not None:
+        tags = ":tags: [hidden-check, remove-cell]"
+        text += f"\n```{{code-cell}} ipython3\n{tags}\n\n{hidden}\n```\n"
+    return text + (_WHY if why else "")

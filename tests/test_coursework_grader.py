@@ -1,0 +1,138 @@
+"""The grader on broken and hostile files, runaway notebooks and a changed grader.
+
+Every test here is about the grader, not a chapter, so each grades the mini chapter
+(``coursework_mini.OVER``): the broken files and the attacks of issue 19 are submissions in the
+shared batch (``coursework_batch``); the runaway notebooks need limits of their own and are
+graded one by one, in an xdist group of their own beside the batch's; the notebook that
+touches the grader's files runs without the sandbox, in a grader of its own (``python -m
+clfmetrics.coursework grade`` on a copy of the library), so that what it touches is no file
+another grading run checks.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from coursework_batch import mini_assignments, mini_batch, notebook
+from coursework_mini import OVER_STEM
+
+from clfmetrics.coursework import Limits, grade_notebook
+from clfmetrics.coursework.grading import load_manifest
+
+#: The tests that read the shared batch run on its worker; the others are a group of their own.
+SHARED = pytest.mark.xdist_group("coursework-mini")
+
+LIBRARY = Path(__file__).resolve().parents[1] / "src" / "clfmetrics"
+OVER = "ex-mini-over"
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory) -> dict:
+    return mini_batch(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def assignments(tmp_path_factory) -> Path:
+    return mini_assignments(tmp_path_factory)
+
+
+@SHARED
+def test_broken_files_get_rows_and_the_rest_is_graded(batch):
+    """A dead kernel, a damaged file, a text file and an unknown notebook are rows with reasons."""
+    graded = batch["details"]
+    assert "kernel died" in graded[(f"crash-{OVER_STEM}.ipynb", OVER)]["message"]
+    damaged = graded[(f"{OVER_STEM}-damaged.ipynb", OVER)]
+    assert damaged["points"] == "0" and "not a notebook" in damaged["message"]
+    assert "not a notebook" in graded[("notes.txt", "")]["message"]
+    assert "cannot tell which chapter" in graded[("essay.ipynb", "")]["message"]
+    assert not [k for k in graded if ".ipynb_checkpoints" in k[0]]
+    summary = (batch["grades"] / "summary.txt").read_text()
+    assert summary.startswith(f"Grades of {len(batch['files'])} submitted file(s)")
+
+
+@SHARED
+def test_a_notebook_that_patches_the_grader_gets_no_unflagged_points(batch):
+    """Issue 19, item 20: the patched blank notebook scores 0, and its row says REVIEW."""
+    rows = [r for (f, _), r in batch["details"].items() if f.startswith("patched/")]
+    assert [r["exercise"] for r in rows] == [OVER]
+    for row in rows:
+        assert row["points"] == "0", row
+        assert row["message"].startswith("REVIEW: the notebook's own check reported"), row
+        assert "NameError" in row["message"], row
+    assert not batch["written_outside"], "ran outside its scratch folder"
+
+
+@SHARED
+def test_the_chapters_own_functions_cannot_be_swapped(batch):
+    """The hidden test compares with the library's `bias`, not the notebook's fake one."""
+    row = batch["rows"]["shadow"]
+    assert row["points"] == "0", row
+    assert "test 2: AssertionError" in row["message"] and "test 1" not in row["message"], row
+
+
+@SHARED
+def test_an_object_that_claims_equality_to_everything_earns_nothing(batch):
+    row = batch["rows"]["liar"]
+    assert row["points"] == "0" and "cannot leave the notebook" in row["message"], row
+
+
+def _with_cell(assignments: Path, which: str, code: str, folder: Path) -> Path:
+    nb = notebook(assignments, which)
+    nb.cells.insert(2, nbformat.v4.new_code_cell(code))
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / f"{OVER_STEM}.ipynb")
+    return folder / f"{OVER_STEM}.ipynb"
+
+
+def test_time_limit_gives_a_row_per_exercise(assignments, tmp_path):
+    """A notebook that never ends is stopped at the time limit, with a reason in every row."""
+    never = "import time\nwhile True:\n    time.sleep(0.1)"  # no CPU spent while it waits
+    path = _with_cell(assignments, "student", never, tmp_path)
+    rows, problem = grade_notebook(path, load_manifest(assignments), assignments, timeout=15)
+    assert problem == "timed out after 15 s"
+    assert [(r.exercise, r.points, r.max_points) for r in rows] == [(OVER, 0, 2)]
+
+
+@pytest.mark.parametrize(
+    ("cell", "limits", "reason"),
+    [
+        ('while True:\n    print("x" * 200_000)', Limits(output_mb=1), "cell output passed 1 MB"),
+        ("while True:\n    pass", Limits(cpu_seconds=3), "used more than 3 s of CPU time"),
+    ],
+    ids=["output", "cpu"],
+)
+def test_a_runaway_notebook_becomes_rows_with_a_reason(assignments, tmp_path, cell, limits, reason):
+    """Issue 19, item 21: the limits stop it long before the time limit."""
+    path = _with_cell(assignments, "student", cell, tmp_path)
+    chapters = load_manifest(assignments)
+    rows, problem = grade_notebook(path, chapters, assignments, 120, limits=limits)
+    assert problem is not None and reason in problem, problem
+    assert [(r.points, r.max_points, r.message) for r in rows] == [(0, 2, problem)]
+
+
+def test_a_notebook_that_touches_the_graders_files_is_flagged(assignments, tmp_path):
+    """Without the sandbox (whose read-only venv refuses it), touching a file the scoring
+    process runs gives no points and REVIEW: the fingerprint check does not fail silently."""
+    library = tmp_path / "library"
+    shutil.copytree(LIBRARY, library / "clfmetrics", ignore=shutil.ignore_patterns("__pycache__"))
+    touch = "import os\nimport clfmetrics\nos.utime(clfmetrics.__file__)"
+    _with_cell(assignments, "teacher", touch, tmp_path / "submissions")
+    command = [sys.executable, "-m", "clfmetrics.coursework", "grade", "submissions"]
+    command += ["--assignments", str(assignments), "--out", "grades"]
+    command += ["--timeout", "120", "--unsafe-no-sandbox"]
+    env = {**os.environ, "PYTHONPATH": str(library)}
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    with open(tmp_path / "grades" / "details.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    problem = rows[0]["message"]
+    assert problem.startswith("REVIEW: a file of the grader changed"), problem
+    assert problem.endswith(f"{library}/clfmetrics/__init__.py)"), problem  # the copy's
+    assert [(r["exercise"], r["points"], r["message"]) for r in rows] == [(OVER, "0", problem)]
