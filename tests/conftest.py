@@ -53,12 +53,13 @@ CHROMIUM_FLAGS = [
 #: The units that take longest and need no book, longest first (seconds of a full run on a
 #: loaded two-core machine). Started first, each overlaps the book build and the other worker.
 LONGEST_FIRST = (
-    "jupyterlab",  # tests/test_jupyterlab.py: a JupyterLab server, every chapter opened
-    "tests/test_coursework.py",  # otter assign on every chapter, one grading run: ~75 s
-    "tests/test_gradebook.py",  # a grading run of its own (reads the same otter assign)
-    "tests/test_bench.py",  # make bench QUICK=1, Chromium included: ~50 s
+    "jupyterlab",  # tests/test_jupyterlab.py: one JupyterLab, every chapter opened: ~150 s CPU
+    "coursework-mini",  # one sandboxed batch: attacks, grader checks, gradebook: ~125 s
+    "tests/test_coursework.py",  # otter assign (shared), teacher notebooks of two chapters: ~120 s
+    "tests/test_bench.py",  # make bench QUICK=1, Chromium included: ~80 s
+    "tests/test_coursework_grader.py",  # time limits, runaways, the unsandboxed touch: ~55 s
+    "tests/test_engines_spark.py",  # the JVM starts: ~45 s
     "tests/test_selfcheck.py",  # tiny Sphinx builds, Chromium
-    "tests/test_engines_spark.py",  # the JVM starts: ~17 s
 )
 BUILD_TIMEOUT = 1500  # seconds; a cold build takes about five minutes beside the workers
 #: The workers' niceness beside the background jobs (CFS gives a nice-0 process about three
