@@ -15,7 +15,7 @@ from clfmetrics._csvfile import (
     check_shape,
     choose_delimiter,
     lines_text,
-    read_rows,
+    read_batches,
 )
 from clfmetrics._csvinput import (
     Columns,
@@ -46,7 +46,7 @@ def read_columns(
     names = list(dict.fromkeys([*label_names, *number_names]))
     encoding = check_encoding(encoding)
     delimiter = delimiter or choose_delimiter(path, names, encoding)
-    rows, all_lines = read_rows(path, delimiter, encoding)
+    rows, all_lines = next(read_batches(path, delimiter, encoding, size=-1), ([], []))  # all
     if not rows:
         raise InputError(f"{path} is empty: expected a header row and one row per item")
     header, body, lines = [h.strip() for h in rows[0]], rows[1:], np.array(all_lines[1:])

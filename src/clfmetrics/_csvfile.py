@@ -117,8 +117,8 @@ def _unreadable(path: str, err: Exception) -> InputError:
     return InputError(f"cannot read {path}: {err}")
 
 
-def read_rows(path: str, delimiter: str, encoding: str) -> tuple[list[list[str]], list[int]]:
-    """Non-blank rows of the file and the line on which each one starts."""
+def read_batches(path: str, delimiter: str, encoding: str, size: int):
+    """Lists of non-blank rows and the line on which each starts, ``size`` rows at a time."""
     rows, lines = [], []
     try:
         with _open(path, encoding) as handle:
@@ -128,12 +128,16 @@ def read_rows(path: str, delimiter: str, encoding: str) -> tuple[list[list[str]]
                 if any(cell.strip() for cell in row):
                     rows.append(row)
                     lines.append(start)
+                    if len(rows) == size:
+                        yield rows, lines
+                        rows, lines = [], []
                 start = reader.line_num + 1
     except UnicodeDecodeError as err:
         raise _decode_error(path, encoding, err) from None
     except (OSError, EOFError, csv.Error) as err:
         raise _unreadable(path, err) from None
-    return rows, lines
+    if rows:
+        yield rows, lines
 
 
 def header_row(path: str, delimiter: str, encoding: str) -> tuple[list[str], int]:
@@ -182,5 +186,5 @@ __all__ = [
     "delimiter_option",
     "header_row",
     "lines_text",
-    "read_rows",
+    "read_batches",
 ]

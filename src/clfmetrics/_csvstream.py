@@ -17,7 +17,6 @@ of :mod:`clfmetrics._csvinput`.
 
 from __future__ import annotations
 
-import csv
 from operator import itemgetter
 
 import numpy as np
@@ -25,42 +24,17 @@ import numpy as np
 from ._csvcounts import _quote, _relation, is_parquet
 from ._csvfile import (
     InputError,
-    _decode_error,
-    _open,
-    _unreadable,
     check_encoding,
     check_shape,
     choose_delimiter,
     lines_text,
+    read_batches,
 )
 from ._csvinput import Columns, _as_numbers, _label_columns, _missing, _shown
 from ._render import count
 
 #: Rows per batch.
 BATCH = 65_536
-
-
-def _batches(path: str, delimiter: str, encoding: str, size: int):
-    """Lists of non-blank rows and their starting lines, ``size`` rows at a time."""
-    rows, lines = [], []
-    try:
-        with _open(path, encoding) as handle:
-            reader = csv.reader(handle, delimiter=delimiter)
-            start = 1
-            for row in reader:
-                if any(cell.strip() for cell in row):
-                    rows.append(row)
-                    lines.append(start)
-                    if len(rows) == size:
-                        yield rows, lines
-                        rows, lines = [], []
-                start = reader.line_num + 1
-    except UnicodeDecodeError as err:
-        raise _decode_error(path, encoding, err) from None
-    except (OSError, EOFError, csv.Error) as err:
-        raise _unreadable(path, err) from None
-    if rows:
-        yield rows, lines
 
 
 def _parquet_batches(path: str, names: list[str], size: int):
@@ -154,7 +128,7 @@ def read_columns(
     else:
         encoding = check_encoding(encoding)
         delimiter = delimiter or choose_delimiter(path, names, encoding)
-        batches = _batches(path, delimiter, encoding, batch)
+        batches = read_batches(path, delimiter, encoding, batch)
     first = next(batches, None)
     if first is None:
         raise InputError(f"{path} is empty: expected a header row and one row per item")
