@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import agreement, averages
-from .agreement import _combine_blocks
+from .agreement import _combine_blocks, _kappa_of_parts, _mcc_of_parts
 from .classwise import _dot, _f1_of_margins, _harmonic, _ratio, _vsum
 
 
@@ -94,21 +94,11 @@ def _parts(b, p, c):
 
 
 def _kappa(b, p, c, fill):
-    dots = _parts(b, p, c)
-    numerator, den = dots[..., 0], dots[..., 1]
-    out = np.full(np.shape(numerator), fill)
-    np.divide(numerator, den, out=out, where=den > 0)
-    return out
+    return _kappa_of_parts(_parts(b, p, c), fill)
 
 
 def _mcc(b, p, c, fill):
-    dots = _parts(b, p, c)
-    numerator, spread_p, spread_b = dots[..., 0], dots[..., 2], dots[..., 3]
-    defined = (spread_p > 0) & (spread_b > 0)
-    out = np.full(np.shape(numerator), fill)
-    np.divide(numerator, spread_p, out=out, where=defined)
-    out *= np.sqrt(np.divide(spread_p, spread_b, out=np.ones_like(spread_p), where=defined))
-    return out
+    return _mcc_of_parts(_parts(b, p, c), fill)
 
 
 #: The metric functions of METRICS and their class-sum forms ``f(b, p, c, fill)``.

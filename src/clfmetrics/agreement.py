@@ -126,7 +126,11 @@ def _parts(m: np.ndarray, total: np.ndarray) -> np.ndarray:
 
 
 def _kappa(m: np.ndarray, fill: float, total: np.ndarray | None = None) -> np.ndarray:
-    dots = _parts(m, np.einsum("...ij->...", m) if total is None else total)
+    return _kappa_of_parts(_parts(m, np.einsum("...ij->...", m) if total is None else total), fill)
+
+
+def _kappa_of_parts(dots: np.ndarray, fill: float) -> np.ndarray:
+    """kappa from the sums of :func:`_parts` (also used on class sums, ``_margin_metrics``)."""
     numerator, den = dots[..., 0], dots[..., 1]
     out = np.full(np.shape(numerator), fill)
     np.divide(numerator, den, out=out, where=den > 0)
@@ -134,7 +138,11 @@ def _kappa(m: np.ndarray, fill: float, total: np.ndarray | None = None) -> np.nd
 
 
 def _mcc(m: np.ndarray, fill: float, total: np.ndarray | None = None) -> np.ndarray:
-    dots = _parts(m, np.einsum("...ij->...", m) if total is None else total)
+    return _mcc_of_parts(_parts(m, np.einsum("...ij->...", m) if total is None else total), fill)
+
+
+def _mcc_of_parts(dots: np.ndarray, fill: float) -> np.ndarray:
+    """MCC from the sums of :func:`_parts` (also used on class sums, ``_margin_metrics``)."""
     numerator, spread_p, spread_b = dots[..., 0], dots[..., 2], dots[..., 3]
     # num / sqrt(Dp Db) as (num / Dp) sqrt(Dp / Db): the product Dp Db could underflow,
     # and Dp = Db = num gives exactly 1.
