@@ -66,6 +66,9 @@ BUILD_TIMEOUT = 1500  # seconds; a cold build takes about five minutes beside th
 #: times the CPU share of a nice-5 one; see ``pytest_collection_finish``).
 WORKER_NICENESS = 5
 BINDER_TIMEOUT = 1800  # seconds; pip installs the Binder requirements (most of it waiting)
+#: For targeted runs while working on the book-reading tests: the path of an already built
+#: ``_build/html`` to read instead of building the book again. ``make test`` never sets it.
+REUSE_BOOK = "CLFMETRICS_BUILT_HTML"
 
 
 def _job_dir(config: pytest.Config, name: str) -> Path:
@@ -185,6 +188,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if session.config.option.collectonly:
         return
     for fixture in BACKGROUND:
+        if fixture == "built_html" and os.environ.get(REUSE_BOOK):
+            continue
         if any(fixture in getattr(item, "fixturenames", ()) for item in session.items):
             _start_job(session.config, fixture)
     if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -216,6 +221,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def built_html(pytestconfig) -> Path:
     """The book built from scratch (cold execution cache) with warnings as errors."""
+    if os.environ.get(REUSE_BOOK):
+        return Path(os.environ[REUSE_BOOK])
     ok, log, out = _wait_for_job(pytestconfig, "built_html")
     assert ok, f"book build failed:\n{log[-6000:]}"
     return out / "_build" / "html"
