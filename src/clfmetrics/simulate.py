@@ -23,6 +23,7 @@ from ._resample import (
 __all__ = [
     "bootstrap",
     "coverage",
+    "coverages",
     "paired_bootstrap",
     "random_classifier",
     "sample_confusion",
@@ -257,10 +258,62 @@ def coverage(
     >>> 0.85 < c < 1.0
     True
     """
+    return coverages(
+        metric,
+        prevalence,
+        conditional,
+        n_items,
+        sets=sets,
+        level=level,
+        size=size,
+        methods=(method,),
+        rng=rng,
+    )[method]
+
+
+def coverages(
+    metric,
+    prevalence,
+    conditional,
+    n_items: int,
+    *,
+    sets: int = 500,
+    level=0.95,
+    size: int = 1000,
+    methods=("percentile", "bca"),
+    rng=None,
+) -> dict[str, float]:
+    """:func:`coverage` of several interval methods on the same test sets and resamples.
+
+    Each method's interval is computed from the same ``size`` resamples of each of
+    the same ``sets`` test sets, as a practitioner would compute both from one
+    bootstrap; the draws cost the same as for one method.
+
+    Parameters
+    ----------
+    metric, prevalence, conditional, n_items, sets, level, size, rng
+        As in :func:`coverage`.
+    methods : sequence of {"percentile", "bca"}, default both
+
+    Returns
+    -------
+    dict of method -> float
+        The actual coverage of each method.
+
+    Examples
+    --------
+    >>> c = coverages("accuracy", [0.5, 0.5], [[0.9, 0.2], [0.1, 0.8]], 200, sets=200, rng=0)
+    >>> sorted(c), all(0.85 < v < 1.0 for v in c.values())
+    (['bca', 'percentile'], True)
+    """
     _, func = resolve_metric(metric)
     level, size, sets = check_level(level), check_size(size), check_size(sets)
-    if method not in ("percentile", "bca"):
-        raise ValueError(f"method must be 'percentile' or 'bca'; got {method!r}")
+    methods = (methods,) if isinstance(methods, str) else tuple(methods)
+    for method in methods:
+        if method not in ("percentile", "bca"):
+            raise ValueError(f"method must be 'percentile' or 'bca'; got {method!r}")
+    if not methods:
+        raise ValueError("methods must name at least one method")
     rng = np.random.default_rng(rng)
     tests = sample_confusion(prevalence, conditional, n_items, size=sets, rng=rng)
     n = tests.shape[-1]
@@ -269,6 +322,10 @@ def coverage(
     cells = tests.reshape(sets, n * n) / n_items
     stack = rng.multinomial(n_items, cells, size=(size, sets)).reshape(size, sets, n, n)
     estimates = func(tests)
-    acc = acceleration(func, tests.astype(float)) if method == "bca" else 0.0
-    low, high = bounds(func(stack), estimates, level, method, acc)
-    return float(np.mean((low <= population) & (population <= high)))
+    values = func(stack)
+    out = {}
+    for method in methods:
+        acc = acceleration(func, tests.astype(float)) if method == "bca" else 0.0
+        low, high = bounds(values, estimates, level, method, acc)
+        out[method] = float(np.mean((low <= population) & (population <= high)))
+    return out

@@ -15,7 +15,8 @@ import numpy as np
 
 from .. import METRICS
 from ..properties import PROPERTIES
-from .chance import SHOWN, chance_summary, normalise, omega, simulate_chance
+from ..simulate import random_classifier
+from .chance import SHOWN, normalise, omega
 from .intervals import LEVEL, SCALES
 from .macro_f1 import PRESETS, SKEW_GRID, delta_supremum
 from .nonmonotonicity import TRACE_METRICS
@@ -124,12 +125,26 @@ def chance_spec(ex) -> dict:
         raise ValueError(f"the page version simulates up to {CHANCE_MAX_N} classes; got n = {n}")
     vectors, index = chance_vectors(n)
     settings = {"n_sets": ex.n_sets.value, "n_items": ex.n_items.value, "seed": ex.seed.value}
-    stats = []
-    for p, z in itertools.product(vectors, repeat=2):
-        summary = chance_summary(simulate_chance(p, z, **settings), p, z)
-        stats.append(
-            [[_tenthousandths(s[k]) for k in ("mean", "q05", "q95")] for s in summary.values()]
-        )
+    # Each pair draws from its own generator seeded as the simulator's (the numbers of
+    # simulate_chance); the metrics then score all pairs' data sets as one stack.
+    pairs = list(itertools.product(vectors, repeat=2))
+    stack = np.stack(
+        [
+            random_classifier(
+                p, z, settings["n_items"], size=settings["n_sets"], rng=settings["seed"]
+            )
+            for p, z in pairs
+        ]
+    )
+    columns = []
+    for func in METRICS.values():
+        values = np.asarray(func(stack), dtype=np.float64).reshape(len(pairs), -1)
+        q05, q95 = np.quantile(values, [0.05, 0.95], axis=1)
+        columns.append((values.mean(axis=1), q05, q95))
+    stats = [
+        [[_tenthousandths(float(c[row])) for c in column] for column in columns]
+        for row in range(len(pairs))
+    ]
     return {
         "n": n,
         "levels": list(CHANCE_LEVELS),
