@@ -33,7 +33,6 @@ from clfmetrics.widgets.intervals import (
     interval_text,
     matrix_intervals,
     metric_intervals,
-    proportion,
     width_against_size,
 )
 from clfmetrics.widgets.page import page_spec
@@ -216,16 +215,14 @@ def matrices_for_the_port(count: int, seed: int) -> list[list[list[int]]]:
 def library_ends(cases, levels) -> tuple[dict, dict]:
     """The library's ends of every case, metric and level, and the shares of undefined
     left-outs: ``jackknife_se`` once per metric on each stack of same-size matrices (the
-    arithmetic of ``jackknife_interval``, checked against it above), Clopper-Pearson for
-    the exact ones."""
+    arithmetic of ``jackknife_interval``, checked against it above), and Clopper-Pearson
+    once per level on the array of all cases for the exact ones."""
+    correct = np.array([np.trace(m) for m in cases])
+    total = np.array([np.sum(m) for m in cases])
+    exact = {level: np.transpose(clopper_pearson(correct, total, level)) for level in levels}
     ends, shares = {}, {}
-    for k in (k for k, m in enumerate(cases) if np.sum(m) < 2):  # no jackknife for one item
-        for level in levels:
-            ends.update({(k, name, level): (np.nan, np.nan) for name in METRICS})
-            for name in EXACT:
-                ends[k, name, level] = proportion(np.trace(cases[k]), np.sum(cases[k]), level)
     for n in {len(m) for m in cases}:
-        index = [k for k, m in enumerate(cases) if len(m) == n and np.sum(m) >= 2]
+        index = [k for k, m in enumerate(cases) if len(m) == n and total[k] >= 2]
         stack = np.array([cases[k] for k in index], dtype=float)
         for name, func in METRICS.items():
             se, share = jackknife_se(func, stack)
@@ -233,15 +230,15 @@ def library_ends(cases, levels) -> tuple[dict, dict]:
             lower, upper = RANGES.get(name, (0.0, 1.0))
             for level in levels:
                 z = NormalDist().inv_cdf((1 + level) / 2)
-                for k, m, s, e, u in zip(index, stack, se, estimate, share, strict=True):
-                    if name in EXACT:
-                        exact = (k, "accuracy", level)
-                        ends[k, name, level] = ends.get(exact) or proportion(
-                            np.trace(m), m.sum(), level
-                        )
-                    else:
-                        ends[k, name, level] = (max(e - z * s, lower), min(e + z * s, upper))
+                for k, s, e, u in zip(index, se, estimate, share, strict=True):
+                    ends[k, name, level] = (max(e - z * s, lower), min(e + z * s, upper))
                     shares[k, name] = u
+    for k in range(len(cases)):
+        for level in levels:
+            if total[k] < 2:  # one item: no jackknife
+                ends.update({(k, name, level): (np.nan, np.nan) for name in METRICS})
+            for name in EXACT:
+                ends[k, name, level] = tuple(exact[level][k])
     return ends, shares
 
 
