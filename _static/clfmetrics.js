@@ -1,8 +1,10 @@
 /* clfmetrics in the browser: a small port of the library's formulas for the page explorers.
  *
- * Every function mirrors one of src/clfmetrics (classwise.py, averages.py, agreement.py) step
- * by step, so the numbers agree with the library to a few units in the 16th digit;
+ * Every function mirrors one of src/clfmetrics (classwise.py, averages.py, agreement.py)
+ * step by step, so the numbers agree with the library to a few units in the 16th digit;
  * tests/test_page_explorers.py checks that on random and degenerate matrices in Chromium.
+ * The intervals mirror _binomial.py (exact) and jackknife.py (every other metric);
+ * tests/test_page_intervals.py checks them.
  * Convention: m[i][j] = mass predicted as class i whose true class is j (rows = predicted,
  * columns = true). `fill` is the value of an undefined ratio: 0, 1 or NaN (zero_division).
  */
