@@ -1,8 +1,10 @@
 /* clfmetrics in the browser: a small port of the library's formulas for the page explorers.
  *
- * Every function mirrors one of src/clfmetrics (classwise.py, averages.py, agreement.py) step
- * by step, so the numbers agree with the library to a few units in the 16th digit;
+ * Every function mirrors one of src/clfmetrics (classwise.py, averages.py, agreement.py)
+ * step by step, so the numbers agree with the library to a few units in the 16th digit;
  * tests/test_page_explorers.py checks that on random and degenerate matrices in Chromium.
+ * The intervals mirror _binomial.py (exact) and jackknife.py (every other metric);
+ * tests/test_page_intervals.py checks them.
  * Convention: m[i][j] = mass predicted as class i whose true class is j (rows = predicted,
  * columns = true). `fill` is the value of an undefined ratio: 0, 1 or NaN (zero_division).
  */
@@ -243,6 +245,100 @@
     };
   }
 
+
+  // --- large-sample interval of every other metric, as clfmetrics.jackknife -------------
+  // z = Phi^-1(p): Wichura's AS241, as Python's statistics.NormalDist.inv_cdf.
+  const horner = (cs, r) => cs.reduce((a, c) => a * r + c, 0);
+  const AS241 = {
+    a: [2.5090809287301226727e+3, 3.3430575583588128105e+4, 6.7265770927008700853e+4,
+        4.5921953931549871457e+4, 1.3731693765509461125e+4, 1.9715909503065514427e+3,
+        1.3314166789178437745e+2, 3.3871328727963666080e+0],
+    b: [5.2264952788528545610e+3, 2.8729085735721942674e+4, 3.9307895800092710610e+4,
+        2.1213794301586595867e+4, 5.3941960214247511077e+3, 6.8718700749205790830e+2,
+        4.2313330701600911252e+1, 1.0],
+    c: [7.74545014278341407640e-4, 2.27238449892691845833e-2, 2.41780725177450611770e-1,
+        1.27045825245236838258e+0, 3.64784832476320460504e+0, 5.76949722146069140550e+0,
+        4.63033784615654529590e+0, 1.42343711074968357734e+0],
+    d: [1.05075007164441684324e-9, 5.47593808499534494600e-4, 1.51986665636164571966e-2,
+        1.48103976427480074590e-1, 6.89767334985100004550e-1, 1.67638483018380384940e+0,
+        2.05319162663775882187e+0, 1.0],
+    e: [2.01033439929228813265e-7, 2.71155556874348757815e-5, 1.24266094738807843860e-3,
+        2.65321895265761230930e-2, 2.96560571828504891230e-1, 1.78482653991729133580e+0,
+        5.46378491116411436990e+0, 6.65790464350110377720e+0],
+    f: [2.04426310338993978564e-15, 1.42151175831644588870e-7, 1.84631831751005468180e-5,
+        7.86869131145613259100e-4, 1.48753612908506148525e-2, 1.36929880922735805310e-1,
+        5.99832206555887937690e-1, 1.0],
+  };
+
+  function normalQuantile(p) {
+    const q = p - 0.5;
+    if (Math.abs(q) <= 0.425) {
+      const r = 0.180625 - q * q;
+      return (horner(AS241.a, r) * q) / horner(AS241.b, r);
+    }
+    let r = Math.sqrt(-Math.log(q <= 0 ? p : 1 - p)), x;
+    if (r <= 5) {
+      r -= 1.6;
+      x = horner(AS241.c, r) / horner(AS241.d, r);
+    } else {
+      r -= 5;
+      x = horner(AS241.e, r) / horner(AS241.f, r);
+    }
+    return q < 0 ? -x : x;
+  }
+
+  // Undefined: NaN, or a 0/0 that fill 0 hid (asked again with NaN), as _intervals.undefined_mask.
+  const undefinedAt = (fn, m) => Number.isNaN(fn(m, 0)) || Number.isNaN(fn(m, NaN));
+
+  /** [jackknife standard error, share of items whose removal leaves a 0/0] of a metric. */
+  function jackknifeSE(m, name) {
+    const fn = METRICS[name], n = m.length, observed = !undefinedAt(fn, m);
+    const w = [], theta = [];
+    let all = 0, lost = 0;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        const count = m[i][j];
+        if (!(count > 0)) continue;
+        all += count;
+        m[i][j] = count - 1;
+        const t = fn(m, 0), gone = undefinedAt(fn, m);
+        m[i][j] = count;
+        if (gone) lost += count;
+        if (gone && observed) continue;
+        w.push(count);
+        theta.push(t);
+      }
+    }
+    const total = sum(w);
+    if (total < 2) return [NaN, lost / all];
+    const mean = dot(w, theta) / total;
+    const spread = w.reduce((a, x, k) => a + x * (theta[k] - mean) ** 2, 0);
+    return [Math.sqrt(Math.max(((total - 1) / total) * spread, 0)), lost / all];
+  }
+
+  const RANGES = { kappa: [-1, 1], mcc: [-1, 1] };
+  const EXACT = new Set(["accuracy", "micro_precision", "micro_recall", "micro_f1"]);
+
+  /** {name: [low, high, method]} for every metric, as clfmetrics.widgets.intervals.metric_intervals. */
+  function metricIntervals(m, level = 0.95) {
+    const { c, p } = margins(m), N = sum(p), exact = clopperPearson(sum(c), N, level);
+    const z = normalQuantile((1 + level) / 2), out = {};
+    for (const name of Object.keys(METRICS)) {
+      if (EXACT.has(name)) {
+        out[name] = [...exact, "exact"];
+        continue;
+      }
+      if (N < 2) {
+        out[name] = [NaN, NaN, "jackknife"];
+        continue;
+      }
+      const est = METRICS[name](m, 0), [se] = jackknifeSE(m, name);
+      const [lower, upper] = RANGES[name] || [0, 1];
+      out[name] = [Math.max(est - z * se, lower), Math.min(est + z * se, upper), "jackknife"];
+    }
+    return out;
+  }
+
   window.clfmetrics = { margins, classwise, harmonic, metrics, METRICS, accuracy, clopperPearson,
-                        exactIntervals };
+                        exactIntervals, normalQuantile, jackknifeSE, metricIntervals };
 })();

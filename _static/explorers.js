@@ -317,6 +317,14 @@
   const metricRows = (names, values) => names.map((k) => [k, { text: fmt(values[k]), key: k }]);
 
   // --- 1. confusion matrix ---------------------------------------------------------------
+  // As clfmetrics.widgets.intervals.interval_text and confusion.INTERVAL_NOTE.
+  const intervalText = (lo, hi) => (Number.isNaN(lo) || Number.isNaN(hi) ? "too few items"
+    : lo === hi ? "no spread seen" : `[${fmt(lo)}, ${fmt(hi)}]`);
+  const INTERVAL_NOTE = "Accuracy and the micro averages (the same number): exact Clopper–Pearson " +
+    "interval of correct out of all. Every other metric: estimate ± z × its jackknife standard " +
+    "error, a large-sample normal interval cut to the metric's range; leave-one-out matrices on " +
+    "which the metric is 0/0 are left out. Both assume independent items; the jackknife also " +
+    "enough of them. “no spread seen”: no single item changes the metric.";
   function confusion(root, spec) {
     const f = frame(root, spec);
     let m = copy(spec.matrix), editor;
@@ -349,13 +357,14 @@
       f.live.textContent = `accuracy ${fmt(values.accuracy)} [${fmt(ci.accuracy[0])}, ${fmt(ci.accuracy[1])}], ` +
         `macro F1 ${fmt(values.macro_f1)}, kappa ${fmt(values.kappa)}, MCC ${fmt(values.mcc)}`;
       // Accuracy (and micro P, R, F1, the same number) is k of N: it has an exact interval.
-      // The other metrics are not proportions: their interval is a bootstrap (cm.interval),
-      // which the chapters compute in Python; the page says so rather than invent one.
-      const exactOf = new Set(["accuracy", "micro_precision", "micro_recall", "micro_f1"]);
+      // Every other metric: estimate +- z x jackknife standard error (clfmetrics.jackknife),
+      // as clfmetrics.widgets.intervals.metric_intervals, for the matrix the reader set.
+      const mi = CM().metricIntervals(m, level);
       replace(f.readout,
         table(["metric", "value", `${pct} interval`], spec.metrics.map((k) => [k, { text: fmt(values[k]), key: k },
-          exactOf.has(k) ? span(ci.accuracy, `interval:${k}`) : { text: "bootstrap: cm.interval" }]),
+          { text: intervalText(mi[k][0], mi[k][1]), key: `interval:${k}` }]),
           `|S| = ${total(m)}`),
+        el("p", { class: "clf-note", text: INTERVAL_NOTE }),
         table(["class", "bias", "prevalence", "P", `P ${pct}`, "R", `R ${pct}`, "F1"], nm.map((s, i) => [s,
           { text: String(cw.bias[i]), key: `bias:${i}` }, { text: String(cw.prevalence[i]), key: `prevalence:${i}` },
           { text: fmt(cw.precision[i]), key: `precision:${i}` }, span(ci.precision[i], `interval:precision:${i}`),
@@ -391,7 +400,8 @@
     }
     build();
     return { state: () => ({ matrix: copy(m), metrics: CM().metrics(m, 0), classwise: CM().classwise(m, 0),
-                             intervals: total(m) ? CM().exactIntervals(m, spec.level || 0.95) : null }) };
+                             intervals: total(m) ? CM().exactIntervals(m, spec.level || 0.95) : null,
+                             metricIntervals: total(m) ? CM().metricIntervals(m, spec.level || 0.95) : null }) };
   }
 
   // --- 2. the two macro F1s ----------------------------------------------------------------

@@ -1,7 +1,9 @@
 """The explorers' intervals: page == library, and the pages' look (ticks, layout, dark mode).
 
 The page computes exact (Clopper-Pearson) intervals in the browser (``clopperPearson`` in
-``_static/clfmetrics.js``) and draws the ROC band the library computed at build time.
+``_static/clfmetrics.js``), the large-sample interval of every other metric of the
+confusion explorer (``metricIntervals``: estimate +- z x jackknife standard error, as
+``clfmetrics.jackknife``) and draws the ROC band the library computed at build time.
 Each test drives the page in Chromium and compares with ``clfmetrics.widgets.intervals``
 and ``clfmetrics.bands`` in the same test; the Python twins (the ipywidgets explorers)
 are checked at the top, without a browser.
@@ -10,6 +12,7 @@ are checked at the top, without a browser.
 from __future__ import annotations
 
 import itertools
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -17,13 +20,19 @@ from local_server import serve
 from page_site import explorers, screening_sample, write_site
 from scipy.stats import binomtest
 
+from clfmetrics import METRICS
 from clfmetrics._binomial import clopper_pearson
 from clfmetrics.bands import roc_band
+from clfmetrics.jackknife import RANGES, jackknife_interval, jackknife_se
 from clfmetrics.operating import rates_at_threshold
 from clfmetrics.widgets import confusion_matrix_explorer, threshold_explorer
 from clfmetrics.widgets._base import fmt
+from clfmetrics.widgets.confusion import INTERVAL_NOTE
 from clfmetrics.widgets.intervals import (
+    EXACT,
+    interval_text,
     matrix_intervals,
+    metric_intervals,
     width_against_size,
 )
 from clfmetrics.widgets.page import page_spec
@@ -95,6 +104,27 @@ def test_confusion_explorer_readout_shows_the_intervals():
     assert f"[{fmt(ci['accuracy'][0])}, {fmt(ci['accuracy'][1])}]" in ex.readout.value
     low, high = ci["recall"][2]
     assert f"[{fmt(low)}, {fmt(high)}]" in ex.per_class.value
+    # every metric has its interval, for the state the reader set
+    assert "bootstrap" not in ex.readout.value and "jackknife standard error" in ex.readout.value
+    for cells in (TWEETS, [[9, 0], [0, 7]]):
+        ex.set_matrix(cells)
+        assert ex.intervals()["metrics"] == metric_intervals(cells)
+        for name, (low, high, _) in metric_intervals(cells).items():
+            assert f"<td style='padding:1px 8px;text-align:right'>{name}</td>" in ex.readout.value
+            assert interval_text(low, high, fmt) in ex.readout.value, name
+    assert "no spread seen" in ex.readout.value  # a perfect matrix: no bracket of width 0
+
+
+def test_metric_intervals_are_the_librarys():
+    mine = metric_intervals(TWEETS, 0.9)
+    for name, (low, high, method) in mine.items():
+        if method == "exact":
+            assert (low, high) == matrix_intervals(TWEETS, 0.9)["accuracy"]
+        else:
+            iv = jackknife_interval(name, TWEETS, level=0.9)
+            assert (low, high) == (iv.low, iv.high), name
+    assert np.isnan(metric_intervals([[1, 0], [0, 0]])["kappa"][0])  # one item: no jackknife
+    assert interval_text(np.nan, np.nan, fmt) == "too few items"
 
 
 # --- the pages ----------------------------------------------------------------------------
@@ -161,6 +191,87 @@ def test_js_clopper_pearson_is_the_librarys(open_page):
     assert not page.errors
 
 
+def matrices_for_the_port(count: int, seed: int) -> list[list[list[int]]]:
+    """Random matrices of 2 to 6 classes (sparse, small and large counts) and degenerate ones."""
+    rng = np.random.default_rng(seed)
+    out = [
+        [[9, 0], [0, 7]],  # perfect: no spread
+        [[5, 3], [0, 0]],  # a class never predicted
+        [[5, 0, 0], [0, 7, 1], [0, 0, 1]],  # one item's removal leaves a 0/0
+        [[1, 0], [0, 1]],
+        [[0, 2], [0, 0]],
+        [[1, 0], [0, 0]],  # one item
+    ]
+    for _ in range(count):
+        n = int(rng.integers(2, 7))
+        top = int(10 ** rng.uniform(0.5, 4))
+        m = rng.integers(0, top + 1, size=(n, n)) * (rng.random((n, n)) < 0.8)
+        if m.sum() == 0:
+            m[0, 0] = 1
+        out.append(m.tolist())
+    return out
+
+
+def library_ends(cases, levels) -> tuple[dict, dict]:
+    """The library's ends of every case, metric and level, and the shares of undefined
+    left-outs: ``jackknife_se`` once per metric on each stack of same-size matrices (the
+    arithmetic of ``jackknife_interval``, checked against it above), and Clopper-Pearson
+    once per level on the array of all cases for the exact ones."""
+    correct = np.array([np.trace(m) for m in cases])
+    total = np.array([np.sum(m) for m in cases])
+    exact = {level: np.transpose(clopper_pearson(correct, total, level)) for level in levels}
+    ends, shares = {}, {}
+    for n in {len(m) for m in cases}:
+        index = [k for k, m in enumerate(cases) if len(m) == n and total[k] >= 2]
+        stack = np.array([cases[k] for k in index], dtype=float)
+        for name, func in METRICS.items():
+            se, share = jackknife_se(func, stack)
+            estimate = func(stack)
+            lower, upper = RANGES.get(name, (0.0, 1.0))
+            for level in levels:
+                z = NormalDist().inv_cdf((1 + level) / 2)
+                for k, s, e, u in zip(index, se, estimate, share, strict=True):
+                    ends[k, name, level] = (max(e - z * s, lower), min(e + z * s, upper))
+                    shares[k, name] = u
+    for k in range(len(cases)):
+        for level in levels:
+            if total[k] < 2:  # one item: no jackknife
+                ends.update({(k, name, level): (np.nan, np.nan) for name in METRICS})
+            for name in EXACT:
+                ends[k, name, level] = tuple(exact[level][k])
+    return ends, shares
+
+
+def test_js_metric_intervals_are_the_librarys(open_page):
+    # one page load and one evaluate for every case: the CPU goes into the comparison
+    page = open_page("blank.html")
+    cases = matrices_for_the_port(120, seed=27)
+    levels = (0.95, 0.9)
+    probabilities = [0.5, 0.6, 0.95, 0.975, 0.995, 1e-3, 0.9999, 1e-12]
+    got = page.evaluate(
+        """([cs, ps, lvs]) => ({
+            z: ps.map((p) => clfmetrics.normalQuantile(p)),
+            ci: lvs.map((lv) => cs.map((m) => clfmetrics.metricIntervals(m, lv))),
+            share: cs.map((m) => clfmetrics.jackknifeSE(m, "macro_precision")[1]) })""",
+        [cases, probabilities, levels],
+    )
+    for p, z in zip(probabilities, got["z"], strict=True):
+        assert abs(z - NormalDist().inv_cdf(p)) <= 1e-12 * max(1, abs(z)), p
+    ends, shares = library_ends(cases, levels)
+    for level, shown in zip(levels, got["ci"], strict=True):
+        for k, js in enumerate(shown):
+            for name in METRICS:
+                j_low, j_high, j_method = js[name]
+                assert j_method == ("exact" if name in EXACT else "jackknife")
+                for a, b in zip(ends[k, name, level], (j_low, j_high), strict=True):
+                    nan = np.isnan(a) and (b is None or np.isnan(b))
+                    assert nan or abs(a - b) <= 1e-9, (cases[k], name, level)
+    for k, share in enumerate(got["share"]):
+        if np.sum(cases[k]) >= 2:
+            assert share == pytest.approx(shares[k, "macro_precision"])
+    assert not page.errors
+
+
 def test_threshold_page_band_and_operating_point(open_page, site):
     _, objects = site
     ex = objects["threshold"]
@@ -196,6 +307,8 @@ def test_confusion_page_intervals_narrow_as_counts_grow(open_page):
     def check(matrix):
         shown, ci = readout(page), matrix_intervals(matrix)
         assert shown["interval:accuracy"] == f"[{fmt(ci['accuracy'][0])}, {fmt(ci['accuracy'][1])}]"
+        for name, (low, high, _) in metric_intervals(matrix).items():
+            assert shown[f"interval:{name}"] == interval_text(low, high, fmt), name
         for i in range(3):
             for q in ("precision", "recall"):
                 low, high = ci[q][i]
@@ -210,6 +323,13 @@ def test_confusion_page_intervals_narrow_as_counts_grow(open_page):
             page.locator(f"input[data-cell='{i},{j}']").fill(str(10 * m[i, j]))
     after = check(10 * m)
     assert after < before / 3  # ten times the items: about sqrt(10) times narrower
+    kappa = [state(page)["metricIntervals"]["kappa"][k] for k in (0, 1)]
+    assert (
+        kappa[1] - kappa[0]
+        < (metric_intervals(m)["kappa"][1] - metric_intervals(m)["kappa"][0]) / 3
+    )
+    # the page says what the intervals are and assume, in the library's words
+    assert page.locator(".clf-note").text_content() == INTERVAL_NOTE
     label = page.get_by_role("img", name="Width of the 95 % exact accuracy interval")
     assert label.count() == 1
     assert not page.errors

@@ -6,6 +6,8 @@ Convention: ``m[i, j]`` = mass predicted as class ``i`` whose true class is
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as w
 import numpy as np
 
@@ -23,10 +25,16 @@ from ._base import (
     fmt,
     html_table,
 )
-from .intervals import LEVEL, matrix_intervals
+from .intervals import LEVEL, interval_text, matrix_intervals, metric_intervals
 
-#: Metrics that are k of N (accuracy, and micro P, R, F1, which equal it): exact interval.
-EXACT = ("accuracy", "micro_precision", "micro_recall", "micro_f1")
+#: What the readout's intervals are and assume (the page prints the same sentence).
+INTERVAL_NOTE = (
+    "Accuracy and the micro averages (the same number): exact Clopper–Pearson interval of "
+    "correct out of all. Every other metric: estimate ± z × its jackknife standard error, "
+    "a large-sample normal interval cut to the metric's range; leave-one-out matrices on "
+    "which the metric is 0/0 are left out. Both assume independent items; the jackknife "
+    "also enough of them. “no spread seen”: no single item changes the metric."
+)
 
 __all__ = [
     "ConfusionMatrixExplorer",
@@ -184,8 +192,9 @@ class ConfusionMatrixExplorer(Explorer):
 
     def intervals(self) -> dict:
         """Exact intervals of accuracy and each class's precision and recall (see
-        :func:`clfmetrics.widgets.intervals.matrix_intervals`)."""
-        return matrix_intervals(self._m, LEVEL)
+        :func:`clfmetrics.widgets.intervals.matrix_intervals`), and under ``"metrics"`` one
+        ``(low, high, method)`` per metric (:func:`.intervals.metric_intervals`)."""
+        return {**matrix_intervals(self._m, LEVEL), "metrics": metric_intervals(self._m, LEVEL)}
 
     def figure(self):
         """The per-class P/R/F1 bar figure of the current state (a matplotlib Figure)."""
@@ -211,13 +220,16 @@ class ConfusionMatrixExplorer(Explorer):
         def span(ends):
             return f"[{fmt(ends[0])}, {fmt(ends[1])}]"
 
-        self.readout.value = html_table(
-            ["metric", "value", f"{LEVEL:.0%} interval"],
-            [
-                [name, fmt(v), span(ci["accuracy"]) if name in EXACT else "bootstrap: cm.interval"]
-                for name, v in values.items()
-            ],
-            caption=f"|S| = {int(self._m.sum())}",
+        self.readout.value = (
+            html_table(
+                ["metric", "value", f"{LEVEL:.0%} interval"],
+                [
+                    [name, fmt(v), interval_text(*ci["metrics"][name][:2], fmt)]
+                    for name, v in values.items()
+                ],
+                caption=f"|S| = {int(self._m.sum())}",
+            )
+            + f"<p><small>{html.escape(INTERVAL_NOTE)}</small></p>"
         )
         names = self._names()
         self.per_class.value = html_table(

@@ -6,11 +6,15 @@
   report's exact intervals (``clfmetrics._warnings.exact_intervals``).
 - :func:`operating_intervals`: the four rates at one threshold of a sweep, as
   :func:`clfmetrics.operating.rates_at_threshold` computes them from the items.
+- :func:`metric_intervals`: an interval beside every metric of ``clfmetrics.METRICS``:
+  exact for accuracy and the micro averages (which equal it), and the large-sample
+  interval of :func:`clfmetrics.jackknife.jackknife_interval` (estimate +- z times the
+  jackknife standard error) for every other metric.
 - :func:`width_against_size`: how the accuracy interval narrows when every count is
   multiplied by the same factor (the same proportions, more items).
 
-The page explorers (``_static/clfmetrics.js``, ``clopperPearson``) compute the same
-intervals in the browser; ``tests/test_page_intervals.py`` checks the two agree.
+The page explorers (``_static/clfmetrics.js``, ``clopperPearson``, ``metricIntervals``)
+compute the same intervals in the browser; ``tests/test_page_intervals.py`` checks the two agree.
 Convention: ``m[i, j]`` = predicted ``i``, true ``j``; in a sweep, class order
 (negative, positive), ``m = [[TN, FN], [FP, TP]]``.
 """
@@ -19,13 +23,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import METRICS
 from .._binomial import clopper_pearson
 from .._checks import as_confusion
+from ..jackknife import jackknife_interval
 
 __all__ = [
+    "EXACT",
     "LEVEL",
     "SCALES",
+    "interval_text",
     "matrix_intervals",
+    "metric_intervals",
     "operating_intervals",
     "proportion",
     "width_against_size",
@@ -35,6 +44,8 @@ __all__ = [
 LEVEL = 0.95
 #: Factors of :func:`width_against_size`: the matrix as is, then 2x ... 1000x the counts.
 SCALES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+#: Metrics that are k of N (accuracy, and micro P, R, F1, which equal it): exact interval.
+EXACT = ("accuracy", "micro_precision", "micro_recall", "micro_f1")
 
 
 def proportion(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
@@ -68,6 +79,53 @@ def matrix_intervals(m, level: float = 0.95) -> dict:
         "precision": [proportion(c, r, level) for c, r in zip(correct, rows, strict=True)],
         "recall": [proportion(c, p, level) for c, p in zip(correct, cols, strict=True)],
     }
+
+
+def metric_intervals(m, level: float = 0.95) -> dict:
+    """An interval for every metric of ``clfmetrics.METRICS`` at the matrix ``m``.
+
+    Parameters
+    ----------
+    m : array_like of int, shape (n, n)
+        Counts, ``m[i, j]`` = predicted ``i``, true ``j``.
+    level : float, default 0.95
+
+    Returns
+    -------
+    dict of str -> (low, high, method)
+        ``method`` is ``"exact"`` for the metrics of :data:`EXACT` (Clopper-Pearson of
+        ``trace(m)`` out of ``sum(m)``) and ``"jackknife"`` for the others (estimate
+        +- z times the jackknife standard error, cut to the metric's range; NaN ends with
+        fewer than 2 items). Both assume independent items; the jackknife also a large
+        sample.
+    """
+    arr = np.asarray(as_confusion(m))
+    if arr.ndim != 2 or np.any(arr != np.round(arr)):
+        raise ValueError("exact intervals need one matrix of whole counts")
+    exact = proportion(np.trace(arr), arr.sum(), level)
+    out = {}
+    for name in METRICS:
+        if name in EXACT:
+            out[name] = (*exact, "exact")
+        elif arr.sum() < 2:
+            out[name] = (float("nan"), float("nan"), "jackknife")
+        else:
+            iv = jackknife_interval(name, arr, level=level)
+            out[name] = (iv.low, iv.high, "jackknife")
+    return out
+
+
+def interval_text(low: float, high: float, fmt) -> str:
+    """``[low, high]`` with ``fmt``; a zero-width or undefined interval says so in words.
+
+    A width of 0 means that no item's removal changes the metric (the jackknife sees no
+    spread), not that the metric is known exactly, so no bracket is printed for it.
+    """
+    if low != low or high != high:  # NaN: too few items
+        return "too few items"
+    if low == high:
+        return "no spread seen"
+    return f"[{fmt(low)}, {fmt(high)}]"
 
 
 def operating_intervals(m, level: float = 0.95) -> dict:
