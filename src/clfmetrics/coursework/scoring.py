@@ -95,4 +95,5 @@ def run_forked(
     finally:  # whatever it left running in its session
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        proc.close()
+        with contextlib.suppress(ValueError):  # still running only if the wait was interrupted
+            proc.close()
