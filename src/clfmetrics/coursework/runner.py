@@ -24,29 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
-import psutil
 
 from . import isolated, sandbox, scoring
 from .gradebook import cell_errors
 from .inputs import chapter_givens, names_read
+from .scoring import kill_tree
 
 #: The folder that holds the ``clfmetrics`` package the grader runs.
 _LIBRARY = str(Path(__file__).resolve().parents[2])
-
-
-def _kill_tree(pid: int) -> None:
-    """Kill a process and every descendant (otter's kernel runs in its own session)."""
-    try:
-        parent = psutil.Process(pid)
-        procs = [*parent.children(recursive=True), parent]
-    except psutil.NoSuchProcess:
-        return
-    for proc in procs:
-        try:
-            proc.kill()
-        except psutil.NoSuchProcess:
-            pass
-    psutil.wait_procs(procs, timeout=10)
 
 
 @dataclass(frozen=True)
@@ -80,7 +65,7 @@ def _run(cmd: list[str], cwd: Path, env: dict, preexec, timeout: float, out: Pat
         try:
             return proc.wait(timeout=max(timeout, 1))
         except subprocess.TimeoutExpired:
-            _kill_tree(proc.pid)
+            kill_tree(proc.pid)
             proc.wait()
             return None
         finally:  # whatever it left running in its process group

@@ -27,6 +27,8 @@ import threading
 import traceback
 from pathlib import Path
 
+import psutil
+
 from . import isolated
 
 #: The module the server imports before it forks (what every score needs).
@@ -34,6 +36,21 @@ PRELOAD = f"{__package__}._score_preload"
 
 _CONTEXT: list = []
 _LOCK = threading.Lock()
+
+
+def kill_tree(pid: int) -> None:
+    """Kill a process and every descendant (otter's kernel runs in its own session)."""
+    try:
+        parent = psutil.Process(pid)
+        procs = [*parent.children(recursive=True), parent]
+    except psutil.NoSuchProcess:
+        return
+    for proc in procs:
+        try:
+            proc.kill()
+        except psutil.NoSuchProcess:
+            pass
+    psutil.wait_procs(procs, timeout=10)
 
 
 def _context():
@@ -79,8 +96,6 @@ def run_forked(
     ``limits`` are the arguments of :func:`.isolated.limits`. Returns its exit code (a signal
     as its negative), or None when it ran out of ``timeout``.
     """
-    from .runner import _kill_tree
-
     proc = _context().Process(
         target=_child, args=(argv, str(cwd), env, limits, str(out), str(log)), daemon=False
     )
@@ -88,7 +103,7 @@ def run_forked(
     try:
         proc.join(max(timeout, 1))
         if proc.exitcode is None:
-            _kill_tree(proc.pid)
+            kill_tree(proc.pid)
             proc.join()
             return None
         return proc.exitcode
