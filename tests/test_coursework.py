@@ -2,8 +2,9 @@
 
 ``otter assign`` runs on every chapter once (without its own test run, which would execute every
 chapter); the grader then grades, in one ``make grade``-like call, what only a book chapter can
-show: the teacher notebooks of two chapters (full points), an untouched student notebook (zero,
-and no crash) and a planted wrong answer that passes the public test. The grader's behaviour on
+show: the teacher notebooks of two chapters (full points, from the run that gives their data),
+an untouched student notebook (zero, and no crash) and a planted wrong answer that passes the
+public test. The grader's behaviour on
 broken, hostile and runaway notebooks is tested on a small chapter in
 ``test_coursework_grader.py`` and ``test_coursework_attacks.py``.
 """
@@ -24,6 +25,7 @@ from coursework_products import assigned_once
 from clfmetrics.coursework import Limits, build_assignment, master_notebook
 from clfmetrics.coursework.__main__ import main
 from clfmetrics.coursework.exercises import META, _State, notebook_chapters, strip_solutions
+from clfmetrics.coursework.grading import teacher_rows
 from clfmetrics.coursework.master import assignment_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -221,14 +223,14 @@ def _write(nb, path: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def graded(assigned, tmp_path_factory) -> dict:
-    """One `make grade` run over the teacher notebooks, a student's and a planted wrong answer."""
+    """One `make grade` run over a student's notebook and a planted wrong answer.
+
+    Grading them runs each chapter's teacher notebook once, for its given data, and scores it
+    as a submission's values are scored: ``test_teacher_notebooks_score_full_points`` reads that
+    run (:func:`teacher_rows`) instead of running the teacher notebooks a second time.
+    """
     out, _ = assigned
     folder = tmp_path_factory.mktemp("submissions")
-    for stem in GRADED:
-        _write(
-            nbformat.read(out / "teacher" / f"{stem}.ipynb", 4),
-            folder / "teacher" / f"{stem}.ipynb",
-        )
     untouched = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
     _write(untouched, folder / "untouched" / "01-confusion-matrix.ipynb")
     wrong = nbformat.read(out / "student" / "09-f-measure-paradox.ipynb", 4)
@@ -240,20 +242,25 @@ def graded(assigned, tmp_path_factory) -> dict:
     assert main(["--root", str(ROOT), *args, "--timeout", "300"]) == 0
     with open(grades / "details.csv", newline="") as f:  # grades.csv and the file graded
         rows = list(csv.DictReader(f))
-    assert (grades / "summary.txt").read_text().startswith("Grades of 4 submitted file(s)")
+    assert (grades / "summary.txt").read_text().startswith("Grades of 2 submitted file(s)")
     return {(r["file"], r["exercise"]): r for r in rows}
 
 
 def test_teacher_notebooks_score_full_points(graded, assigned):
-    """Every graded exercise of the teacher notebooks gets its maximum."""
-    _, manifest = assigned
+    """Every graded exercise of the teacher notebooks gets its maximum, run in the sandbox and
+    scored outside it like a submission (the run that gave the chapters' data to ``graded``)."""
+    out, manifest = assigned
+    checked = 0
     for entry in manifest["chapters"]:
-        stem = Path(entry["chapter"]).name
-        if stem not in GRADED:
+        if Path(entry["chapter"]).name not in GRADED:
             continue
+        rows = {r.exercise: r for r in teacher_rows(out, entry)}
         for ex in (e for e in entry["exercises"] if e["graded"]):
-            row = graded[(f"teacher/{stem}.ipynb", ex["exercise"])]
-            assert (row["points"], row["max_points"], row["message"]) == ("1", "1", "ok"), row
+            row = rows[ex["exercise"]]
+            assert (row.points, row.max_points, row.message) == (1, 1, "ok"), row
+            assert not row.error, row
+            checked += 1
+    assert checked >= 4
 
 
 def test_untouched_student_notebook_scores_zero(graded):

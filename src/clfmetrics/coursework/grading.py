@@ -98,6 +98,8 @@ class Prepared(NamedTuple):
     imports: dict
     givens: dict
     modules: list
+    #: How the teacher notebook grades (:func:`.runner.given_data`), or None without one.
+    teacher: dict | None = None
 
 
 _PREPARED: dict[tuple, Prepared] = {}
@@ -121,11 +123,13 @@ def prepare(
     key += (sandboxed,)
     if key not in _PREPARED:
         tests, imports = load_tests(zipped), {}
-        givens, modules = {}, []
+        givens, modules, results = {}, [], None
         if teacher.is_file():
             imports = chapter_imports(teacher)
-            givens, modules = given_data(teacher, tests, imports, timeout, limits, sandboxed)
-        _PREPARED[key] = Prepared(tests, imports, givens, modules)
+            givens, modules, results = given_data(
+                teacher, tests, imports, timeout, limits, sandboxed
+            )
+        _PREPARED[key] = Prepared(tests, imports, givens, modules, results)
     return _PREPARED[key]
 
 
@@ -183,6 +187,11 @@ def grade_notebook(
         )
     if results is None:
         return Graded([GradeRow(name, ex, 0, pts, problem) for ex, pts in graded.items()], problem)
+    return Graded(attach_errors(_rows(name, graded, results), results.get("errors", [])), None)
+
+
+def _rows(name: str, graded: dict[str, float], results: dict) -> list[GradeRow]:
+    """The rows of a file whose values were scored (``results`` of :func:`run_isolated`)."""
     tests = {t["name"]: t for t in results["tests"]}
     refused = "; ".join(f"{k}: {v}" for k, v in sorted(results["refused"].items()))
     rows = []
@@ -201,7 +210,23 @@ def grade_notebook(
                 f"changed in the notebook?); {message}"
             )
         rows.append(GradeRow(name, ex, float(test["score"]), float(test["max_score"]), message))
-    return Graded(attach_errors(rows, results.get("errors", [])), None)
+    return rows
+
+
+def teacher_rows(
+    assignments: Path, chapter: dict, timeout: float = 300, sandboxed: bool = True
+) -> list[GradeRow]:
+    """How the chapter's teacher notebook grades, as a submission's rows would say it.
+
+    From the run that gives the chapter's data (:func:`prepare`, kept while the files stay
+    the same), so checking that the teacher notebook earns every point costs no second run.
+    """
+    ready = prepare(Path(assignments), chapter, timeout, None, sandboxed)
+    if ready.teacher is None:
+        raise FileNotFoundError(f"{chapter['chapter']}: no teacher notebook")
+    graded = {ex["exercise"]: ex["points"] for ex in chapter["exercises"] if ex["graded"]}
+    rows = _rows(chapter.get("teacher", ""), graded, ready.teacher)
+    return attach_errors(rows, ready.teacher.get("errors", []))
 
 
 def submission_files(submissions: Path) -> list[Path]:

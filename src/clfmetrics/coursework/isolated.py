@@ -9,7 +9,8 @@ Three commands, each a separate process started by :mod:`.grading` with resource
     hidden tests nor otter's grading code are loaded into this kernel, so whatever the
     notebook changes there changes nothing that decides points.
 ``score TESTS NAMESPACE CONTEXT``
-    In a new interpreter outside the sandbox that never runs student code, rebuild the values
+    In a process of its own outside the sandbox that never runs student code (forked by
+    :mod:`.scoring` from a server that imported otter once), rebuild the values
     with :func:`.values.decode` and run otter's own test files on them; print the results and
     the files of every module this process loaded (for :func:`.runner.fingerprint`) as JSON.
     Only the names the tests read are bound from the student's values, never a builtin or a

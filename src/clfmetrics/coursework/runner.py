@@ -2,9 +2,10 @@
 
 The parent side of :mod:`.isolated`: it starts ``execute`` (the student's notebook on a fresh
 kernel in a :mod:`.sandbox`, no test and no grading code in it) and then ``score`` (otter's
-test files on the values, in a process outside the sandbox that runs no student code), each
-under :class:`Limits`; reads what the sandbox wrote as untrusted data; checks the scorer's files
-(:func:`fingerprint`); and turns what went wrong into a reason for the grade rows.
+test files on the values, in a process outside the sandbox that runs no student code, forked
+per submission by :mod:`.scoring`), each under :class:`Limits`; reads what the sandbox wrote as
+untrusted data; checks the scorer's files (:func:`fingerprint`); and turns what went wrong
+into a reason for the grade rows.
 """
 
 from __future__ import annotations
@@ -23,29 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
-import psutil
 
-from . import isolated, sandbox
+from . import isolated, sandbox, scoring
 from .gradebook import cell_errors
 from .inputs import chapter_givens, names_read
+from .scoring import kill_tree
 
 #: The folder that holds the ``clfmetrics`` package the grader runs.
 _LIBRARY = str(Path(__file__).resolve().parents[2])
-
-
-def _kill_tree(pid: int) -> None:
-    """Kill a process and every descendant (otter's kernel runs in its own session)."""
-    try:
-        parent = psutil.Process(pid)
-        procs = [*parent.children(recursive=True), parent]
-    except psutil.NoSuchProcess:
-        return
-    for proc in procs:
-        try:
-            proc.kill()
-        except psutil.NoSuchProcess:
-            pass
-    psutil.wait_procs(procs, timeout=10)
 
 
 @dataclass(frozen=True)
@@ -79,7 +65,7 @@ def _run(cmd: list[str], cwd: Path, env: dict, preexec, timeout: float, out: Pat
         try:
             return proc.wait(timeout=max(timeout, 1))
         except subprocess.TimeoutExpired:
-            _kill_tree(proc.pid)
+            kill_tree(proc.pid)
             proc.wait()
             return None
         finally:  # whatever it left running in its process group
@@ -272,12 +258,11 @@ def _score_values(values, tests, context, timeout, limits, box, tmp: Path):
         worker.append(str(clean / "values.json"))
     context = {**context, "worker": worker, "uid": box and box.uid}
     (clean / "context.json").write_text(json.dumps(context))
-    cmd = [sys.executable, "-m", isolated.MODULE, "score", str(clean / "tests")]
-    cmd += [str(clean / "values.json"), str(clean / "context.json")]
+    argv = ["score", str(clean / "tests"), str(clean / "values.json"), str(clean / "context.json")]
     env = {**_environment(str(clean), False), "TMPDIR": str(clean)}
-    preexec = isolated.limits(limits.memory_mb, 120, 64, limits.file_mb)
+    capped = (limits.memory_mb, 120, 64, limits.file_mb)
     result, log = clean / "score.json", clean / "score.log"
-    code = _run(cmd, clean, env, preexec, max(timeout, 30), result, log)
+    code = scoring.run_forked(argv, clean, env, capped, max(timeout, 30), result, log)
     if code is None:
         return None, f"timed out after {timeout:g} s while its values were graded"
     if code != 0:
@@ -292,27 +277,35 @@ def given_data(
     timeout: float = 300,
     limits: Limits | None = None,
     sandboxed: bool = True,
-) -> tuple[dict, list[str]]:
-    """The chapter's given data from the teacher's run, and the files the scorer loads.
+) -> tuple[dict, list[str], dict]:
+    """The chapter's given data from the teacher's run, the files the scorer loads, its results.
 
     Runs the teacher notebook like a submission and keeps, encoded, the values of the names
-    the tests read that non-solution cells bind (:func:`chapter_givens`); scores them once to
-    learn which module files the scoring process loads (for :func:`fingerprint`).
+    the tests read that non-solution cells bind (:func:`chapter_givens`); scores the teacher's
+    values (answers included) once, to learn which module files the scoring process loads (for
+    :func:`fingerprint`) and how the teacher notebook itself grades (results as
+    :func:`run_isolated` returns them): a chapter's grader is checked without running its
+    teacher notebook a second time.
     """
     limits = limits or Limits()
     needed = names_read(tests)
-    names = [n for n in chapter_givens(teacher) if n in needed and n not in imports]
+    names = [n for n in needed if n not in imports]
+    given = set(chapter_givens(teacher))
     with tempfile.TemporaryDirectory(prefix="clfmetrics-teacher-") as tmp, _box(sandboxed) as box:
-        values, _, problem = _execute(teacher, names, teacher.stem, timeout, limits, box, Path(tmp))
+        values, executed, problem = _execute(
+            teacher, names, teacher.stem, timeout, limits, box, Path(tmp)
+        )
         if problem or values is None:
             raise RuntimeError(f"the teacher notebook {teacher.name} did not run: {problem}")
         encoded = json.loads(values)["values"]
-        givens = {k: v for k, v in encoded.items() if k in names and v.get("t") != "function"}
+        givens = {k: v for k, v in encoded.items() if k in given and v.get("t") != "function"}
         context = {"names": needed, "imports": imports, "givens": givens}
         results, problem = _score_values(values, tests, context, timeout, limits, box, Path(tmp))
         if results is None:
             raise RuntimeError(f"the teacher notebook {teacher.name} was not graded: {problem}")
-    return givens, results["modules"]
+    results["claims"] = _claims(executed, [t["name"] for t in results["tests"]])
+    results["errors"] = cell_errors(executed)
+    return givens, results["modules"], results
 
 
 def run_isolated(

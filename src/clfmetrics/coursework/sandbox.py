@@ -19,11 +19,12 @@ through ``bwrap``. :func:`probe` tells whether such a sandbox can be made on thi
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
+import stat
 import subprocess
 import sys
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,29 +132,59 @@ def tasks_of(uid: int) -> int:
     return running
 
 
+#: Where graders claim user ids (one lock file per id; root only, as only root hands them out).
+UID_LOCKS = Path("/run/lock/clfmetrics-uids")
+
+
+def _lock_folder() -> Path:
+    """:data:`UID_LOCKS`, made if missing; refused unless it is this user's own folder."""
+    folder = UID_LOCKS if UID_LOCKS.parent.is_dir() else Path("/tmp") / UID_LOCKS.name
+    folder.mkdir(mode=0o700, exist_ok=True)
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+        raise RuntimeError(f"{folder} is not a folder of the grader's own: cannot claim user ids")
+    return folder
+
+
+def claim_uid(uid: int) -> int | None:
+    """Claim ``uid`` for this process: an open file that holds its lock, or None when taken.
+
+    The claim is an exclusive ``flock`` on the id's lock file: atomic across processes (two
+    graders at once never hold the same id; two claims in one process exclude each other too)
+    and let go by the kernel when the file is closed or the process ends, crash included.
+    """
+    fd = os.open(_lock_folder() / f"{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
 class _Users:
     """Hands out one user id per running submission (only when the grader is root).
 
-    A user id is handed out only when no process runs as it: not a previous submission's,
-    still ending, nor another grader's (``make test`` grades on two workers), whose processes
-    would count against this submission's process cap.
+    A user id is handed out only when this grader claims it (:func:`claim_uid`: no other
+    grader holds it; ``make test`` grades on two workers) and no process runs as it: not a
+    previous submission's, still ending, whose processes would count against this
+    submission's process cap.
     """
-
-    def __init__(self):
-        self.lock, self.held = threading.Lock(), set()
 
     @contextmanager
     def take(self):
-        with self.lock:
-            uid = FIRST_UID + 1  # FIRST_UID is the probe's
-            while uid in self.held or tasks_of(uid):
-                uid += 1
-            self.held.add(uid)
+        uid, claim = FIRST_UID + 1, None  # FIRST_UID is the probe's
+        while True:
+            claim = claim_uid(uid)
+            if claim is not None and not tasks_of(uid):
+                break
+            if claim is not None:
+                os.close(claim)
+            uid += 1
         try:
             yield uid
         finally:
-            with self.lock:
-                self.held.discard(uid)
+            os.close(claim)
 
 
 _USERS = _Users()
