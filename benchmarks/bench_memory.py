@@ -12,7 +12,7 @@ or ``confusion_matrix`` alone on the same arrays.
 - 10**7 rows of a binary task, ``python -m clfmetrics report`` without DuckDB (the
   streaming reader), and with ``--scores``.
 
-``--quick``: 100 classes x 10**4 rows and 10**5 binary rows, 200 resamples (seconds).
+``--quick``: 100 classes x 10**4 rows and 10**4 binary rows, 200 resamples (seconds).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _row(what, classes, rows, size, ours, reference, reference_name):
 def bench_memory(quick: bool) -> list[dict]:
     import duckdb
 
-    classes, many_rows, binary_rows = (100, 10**4, 10**5) if quick else (1000, 10**5, 10**7)
+    classes, many_rows, binary_rows = (100, 10**4, 10**4) if quick else (1000, 10**5, 10**7)
     size = 200 if quick else 2000
     out = []
     with tempfile.TemporaryDirectory() as folder:

@@ -44,13 +44,13 @@ TABLE = {
 }
 
 
-def timed(obj, edit, repeat: int) -> tuple[float, float, float]:
+def timed(obj, edit, repeat: int, warmup: int = 3) -> tuple[float, float, float]:
     """Wall median, wall 95th percentile and CPU median (ms) of ``edit(obj, k)``, k < repeat.
 
-    Three warm-up edits come first. The CPU time (``time.process_time``) is what the edit
+    ``warmup`` warm-up edits come first. The CPU time (``time.process_time``) is what the edit
     costs when the machine is not shared; the wall time is what a user waits.
     """
-    for k in range(3):
+    for k in range(warmup):
         edit(obj, k)
     wall, cpu = [], []
     for k in range(repeat):
@@ -126,12 +126,12 @@ def cases():
     ]
 
 
-def bench_widgets(repeat: int) -> list[dict]:
+def bench_widgets(repeat: int, warmup: int = 3) -> list[dict]:
     """One row per widget: edit -> readout, and edit -> readout and figure, in ms."""
     rows = []
     for name, factory, edit in cases():
-        no_fig = timed(factory(False), edit, repeat)
-        fig = timed(factory(True), edit, repeat)
+        no_fig = timed(factory(False), edit, repeat, warmup)
+        fig = timed(factory(True), edit, repeat, warmup)
         rows.append(
             {
                 "widget": name,

@@ -81,7 +81,7 @@ def bench_throughput(sizes: list[tuple[int, int]], repeat: int, rng) -> list[dic
     return rows
 
 
-def bench_vs_sklearn(lengths: list[int], repeat: int, rng) -> list[dict]:
+def bench_vs_sklearn(lengths: list[int], repeat: int, rng, stack_size: int = 100_000) -> list[dict]:
     try:
         from sklearn import metrics as skm
     except ImportError:  # scikit-learn is a test dependency; skip when absent
@@ -100,7 +100,7 @@ def bench_vs_sklearn(lengths: list[int], repeat: int, rng) -> list[dict]:
     for length in lengths:
         y_true = rng.integers(0, 3, size=length)
         y_pred = np.where(rng.random(length) < 0.7, y_true, rng.integers(0, 3, size=length))
-        stack = count_stack(100_000, 3, rng)
+        stack = count_stack(stack_size, 3, rng)
         for name, (ours, theirs) in pairs.items():
             rows.append(
                 {
@@ -281,11 +281,12 @@ def main(argv=None) -> int:
             "quick": args.quick,
         },
         "throughput": bench_throughput(sizes, repeat, rng),
-        "vs_sklearn": bench_vs_sklearn(lengths, repeat, rng),
+        "vs_sklearn": bench_vs_sklearn(lengths, repeat, rng, 10_000 if args.quick else 100_000),
         "growth": bench_growth(stack_sizes, class_counts, max(3, repeat // 2), rng),
         "symbolic": bench_symbolic(args.quick),
         "chapters": bench_chapters(args.quick),
-        "widgets": bench_widgets(5 if args.quick else 60),
+        # quick: two timed edits after one warm-up (a median and a 95th percentile exist)
+        "widgets": bench_widgets(2, warmup=1) if args.quick else bench_widgets(60),
         "curves": bench_curves(10_000 if args.quick else 1_000_000, repeat, rng),
         "intervals": bench_intervals(args.quick),
         "auc": bench_auc(args.quick),

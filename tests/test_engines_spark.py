@@ -26,6 +26,9 @@ def spark():
         .config("spark.default.parallelism", "1")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
+        # The client JIT alone and the serial collector: the JVM's optimising compiler and
+        # parallel GC threads cost more CPU than this short session ever gets back.
+        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")

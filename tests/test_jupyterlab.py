@@ -4,11 +4,12 @@ One JupyterLab server for the module, started from the venv (installed from the 
 requirements, as Binder installs them) with the book's Jupyter configuration
 (``binder/jupyter``: the default viewer and the contents manager), on 127.0.0.1 with a token,
 serving a copy of the repository. Chromium loads JupyterLab once, from the link to the first
-chapter (``lab/tree/chapters/01-....md``), and opens every chapter in that app by its path,
-through the command that link runs, that is with JupyterLab's default viewer. It waits until
-every markdown cell of the chapter's tab is rendered, finds no raw MyST and no "not found"
-warning of ``jupyterlab-myst`` in them, then closes the tab and shuts its kernel down. One
-chapter is then run in its kernel, and its explorer (ipywidgets) must appear.
+chapter (``lab/tree/chapters/01-....md``), and opens every chapter in that app by its path
+with JupyterLab's default viewer (the command that link runs, without starting a kernel: the
+markup renders without one). It waits until every markdown cell of the chapter's tab is
+rendered, finds no raw MyST and no "not found" warning of ``jupyterlab-myst`` in them, then
+closes the tab. One chapter is then opened through the link's command itself, its kernel
+starts, it runs, and its explorer (ipywidgets) must appear.
 """
 
 from __future__ import annotations
@@ -56,10 +57,16 @@ APP_JS = """path => !!window.jupyterapp
 #: Opens a file as ``lab/tree/<path>`` does: that route runs the file browser's
 #: ``filebrowser:open-path``, which runs ``docmanager:open`` with no factory, that is
 #: ``openOrReveal`` with the default viewer (as a double-click in the file browser does).
+#: With ``kernel`` false, ``docmanager:open`` is run directly, still with no factory (the
+#: same default viewer), and the kernel preference ``shouldStart: false``: the markup
+#: renders without a kernel, and starting one per chapter only to shut it down again was
+#: most of this module's CPU (the explorer test opens its chapter the reader's way).
 #: Returns the tab's id and whether it is a notebook (a text editor is the wrong viewer).
-OPEN_JS = """async path => {
-  const widget = await window.jupyterapp.commands.execute(
-    'filebrowser:open-path', {path, dontShowBrowser: true});
+OPEN_JS = """async ([path, kernel]) => {
+  const widget = await (kernel
+    ? window.jupyterapp.commands.execute('filebrowser:open-path', {path, dontShowBrowser: true})
+    : window.jupyterapp.commands.execute(
+        'docmanager:open', {path, kernelPreference: {shouldStart: false}}));
   if (widget?.context?.path !== path) throw new Error(`${path} did not open`);
   return {id: widget.id, notebook: widget.hasClass('jp-NotebookPanel'), title: widget.title.label};
 }"""
@@ -221,9 +228,9 @@ def app(browser, lab):
 
 
 @contextmanager
-def _chapter(app, lab, path: str):
+def _chapter(app, lab, path: str, *, kernel: bool = True):
     """The tab of a chapter opened by its path; closed afterwards, its kernel shut down."""
-    tab = app.evaluate(OPEN_JS, path)
+    tab = app.evaluate(OPEN_JS, [path, kernel])
     try:
         assert tab["notebook"], f"{path} opens in {tab['title']!r}, not as a notebook"
         yield tab["id"]
@@ -236,7 +243,7 @@ def _chapter(app, lab, path: str):
 def test_chapter_reads_like_the_page(app, lab, path):
     expected = sum(c.cell_type == "markdown" for c in read_notebook(ROOT / path).cells)
     selfchecks = (ROOT / path).read_text().count("{selfcheck}")
-    with _chapter(app, lab, path) as tab:
+    with _chapter(app, lab, path, kernel=False) as tab:
         app.wait_for_function(RENDERED_JS, arg=[tab, expected], polling=250)
         app.evaluate(QUIET_JS, tab)
         cells = app.evaluate(CELLS_JS, tab)

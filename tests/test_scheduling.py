@@ -8,6 +8,7 @@ both workers), which is why this is checked in a real two-worker run.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -59,9 +60,14 @@ def _suite(root: Path) -> None:
 
 
 def _pytest(root: Path, *args: str) -> str:
+    """pytest on the tiny suite, with xdist the only plugin loaded: the suite's hooks and
+    xdist are what is checked, and the installed plugins that autoload (hypothesis, anyio,
+    ...) would only be imported three times over, by the controller and both workers."""
+    plugins = ["-p", "no:cacheprovider", "-p", "xdist.plugin"]
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        [sys.executable, "-m", "pytest", *plugins, *args],
         cwd=root,
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
         capture_output=True,
         text=True,
         timeout=300,
