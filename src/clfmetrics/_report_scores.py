@@ -107,7 +107,16 @@ class ScoreSummary:
         }
         #: Macro-averaged one-vs-rest ROC AUC with its interval (matrices; None if undefined).
         self.macro_auc = (
-            None if self.binary else macro_auc_interval(truth, scores, level, size, rng)
+            None
+            if self.binary
+            else macro_auc_interval(
+                truth,
+                scores,
+                level,
+                size,
+                rng,
+                "delong" if auc_method == "delong" else "percentile",
+            )
         )
         #: Ranking intervals of zero width, for the report's warnings.
         self.warnings = [
@@ -223,7 +232,12 @@ class ScoreSummary:
                         else [
                             "The macro row is the mean of the classes' ROC AUCs (scikit-learn's "
                             "roc_auc_score with multi_class='ovr', average='macro'); its "
-                            "interval resamples the items of every class at once."
+                            + (
+                                "interval is DeLong's, from the items' first-order terms in "
+                                "all the columns at once."
+                                if self.auc_method == "delong"
+                                else "interval resamples the items of every class at once."
+                            )
                         ]
                     ),
                     *self.notes,
