@@ -12,7 +12,12 @@ or ``confusion_matrix`` alone on the same arrays.
 - 10**7 rows of a binary task, ``python -m clfmetrics report`` without DuckDB (the
   streaming reader), and with ``--scores``.
 
-``--quick``: 100 classes x 10**4 rows and 10**4 binary rows, 200 resamples (seconds).
+- 5 classes with ``--proba`` (one probability column per class, rounded to 3 decimals as
+  files have them), against pandas' ``read_csv`` and scikit-learn's
+  ``roc_auc_score(multi_class="ovr", average="macro")``: 10**6 rows in the full run.
+
+``--quick``: 100 classes x 10**4 rows, 10**4 binary rows and 10**4 rows of 5-class
+probabilities, 200 resamples (seconds).
 """
 
 from __future__ import annotations
@@ -30,6 +35,36 @@ COPY (
          (y = 1)::DOUBLE * 0.3 + (hash(i, 4) % 1000) / 1500.0 AS s
   FROM (SELECT i, hash(i, 1) % {n} AS y, hash(i, 2) % 10000 AS h FROM range({rows}) t(i))
 ) TO '{path}' (HEADER)
+"""
+
+_PROBA_FILE = """
+COPY (
+  SELECT y, CASE {pred} END AS p, {columns}
+  FROM (SELECT i, hash(i, 1) % 5 AS y FROM range({rows}) t(i)) a,
+       LATERAL (SELECT {raw}) b
+) TO '{path}' (HEADER)
+"""
+
+
+def _proba_file(rows: int, path) -> str:
+    """5 classes: column k is noise plus 0.6 for the true class, normalised, 3 decimals."""
+    raw = ", ".join(f"(hash(i, {k + 10}) % 1000) / 1000.0 + 0.6 * (y = {k})::DOUBLE AS r{k}"
+                    for k in range(5))  # fmt: skip
+    total = " + ".join(f"r{k}" for k in range(5))
+    columns = ", ".join(f"round(r{k} / ({total}), 3) AS c{k}" for k in range(5))
+    top = ", ".join(f"r{k}" for k in range(5))
+    pred = " ".join(f"WHEN r{k} >= greatest({top}) THEN {k}" for k in range(5))
+    return _PROBA_FILE.format(rows=rows, path=path, raw=raw, columns=columns, pred=pred)
+
+
+_REFERENCE_PROBA = """
+import pandas as pd
+from sklearn.metrics import confusion_matrix, roc_auc_score
+start = time.perf_counter()
+d = pd.read_csv({path!r})
+m = confusion_matrix(d["y"], d["p"])
+proba = d[["c0", "c1", "c2", "c3", "c4"]].to_numpy()
+auc = roc_auc_score(d["y"], proba / proba.sum(axis=1, keepdims=True), multi_class="ovr")
 """
 
 _CLI = """
@@ -94,10 +129,13 @@ def bench_memory(quick: bool) -> list[dict]:
     import duckdb
 
     classes, many_rows, binary_rows = (100, 10**4, 10**4) if quick else (1000, 10**5, 10**7)
+    proba_rows = 10**4 if quick else 10**6
     size = 200 if quick else 2000
     out = []
     with tempfile.TemporaryDirectory() as folder:
         many, binary = Path(folder) / "many.csv", Path(folder) / "binary.csv"
+        proba = Path(folder) / "proba.csv"
+        duckdb.execute(_proba_file(proba_rows, proba))
         duckdb.execute(_FILE.format(n=classes, rows=many_rows, path=many))
         duckdb.execute(_FILE.format(n=2, rows=binary_rows, path=binary))
         by_file = "pandas.read_csv + sklearn confusion_matrix"
@@ -114,6 +152,11 @@ def bench_memory(quick: bool) -> list[dict]:
             ("python -m clfmetrics report --scores, binary (CSV, no DuckDB)", 2, binary_rows,
              size, _CLI.format(path=str(binary), size=size, extra=["--scores", "s"]),
              _REFERENCE_FILE.format(path=str(binary)), by_file),
+            ("python -m clfmetrics report --proba, 5 classes (CSV, no DuckDB)", 5, proba_rows,
+             size, _CLI.format(path=str(proba), size=size,
+                               extra=["--proba", "c0", "c1", "c2", "c3", "c4"]),
+             _REFERENCE_PROBA.format(path=str(proba)),
+             "pandas.read_csv + sklearn confusion_matrix + roc_auc_score(ovr, macro)"),
         ]  # fmt: skip
         for what, n, rows, resamples, body, reference, name in cases:
             out.append(_row(what, n, rows, resamples, _measure(body), _measure(reference), name))

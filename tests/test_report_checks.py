@@ -122,6 +122,38 @@ def test_macro_one_vs_rest_auc_equals_scikit_learn():
     assert got == pytest.approx(roc_auc_score(y[items], proba[items], multi_class="ovr"))
 
 
+def test_macro_auc_delong_is_delong_for_two_classes_and_near_the_bootstrap():
+    from sklearn.metrics import roc_auc_score
+
+    from clfmetrics._macro_auc import macro_auc_interval
+
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 400)
+    s = np.round(np.clip(0.5 + 0.25 * (2 * y - 1) + rng.normal(0, 0.3, 400), 0, 1), 2)
+    two = macro_auc_interval(y, np.column_stack([1 - s, s]), 0.9, 0, None, "delong")
+    one = cm.auc_interval(y, s, level=0.9, method="delong")
+    assert (two.estimate, two.low, two.high) == pytest.approx((one.estimate, one.low, one.high))
+    # three classes: the estimate is scikit-learn's, the width the bootstrap's (within 10%)
+    y = rng.integers(0, 3, 900)
+    proba = rng.dirichlet(np.ones(3), 900)
+    proba[np.arange(900), y] += 0.5
+    proba = np.round(proba / proba.sum(axis=1, keepdims=True), 2)  # ties
+    proba /= proba.sum(axis=1, keepdims=True)
+    delong = macro_auc_interval(y, proba, 0.95, 0, None, "delong")
+    boot = macro_auc_interval(y, proba, 0.95, 2000, np.random.default_rng(0))
+    assert delong.estimate == boot.estimate
+    assert delong.estimate == pytest.approx(roc_auc_score(y, proba, multi_class="ovr"), abs=1e-12)
+    assert delong.method == "delong" and boot.method == "percentile, 2000 resamples"
+    width = delong.high - delong.low
+    assert width == pytest.approx(boot.high - boot.low, rel=0.1)
+    with pytest.raises(ValueError, match="method must be one of"):
+        macro_auc_interval(y, proba, 0.95, 10, None, "bca")
+    assert (
+        macro_auc_interval(np.r_[y[:-1], 3], np.c_[proba, proba[:, 0]], 0.95, 0, None, "delong")
+        is None
+    )
+
+
 def test_balanced_accuracy_is_macro_recall_by_name():
     from sklearn.metrics import balanced_accuracy_score
 

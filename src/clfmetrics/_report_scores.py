@@ -56,7 +56,7 @@ def check_scores(scores, n_items: int, labels: list, pos_label):
         raise ValueError(f"scores is not a rectangular array of numbers: {err}") from None
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"scores must hold numbers; got dtype {arr.dtype}")
-    arr = arr.astype(np.float64)
+    arr = arr.astype(np.float64, copy=False)  # float64 scores are used as given, not copied
     n = len(labels)
     if arr.ndim not in (1, 2) or len(arr) != n_items or (arr.ndim == 2 and arr.shape[1] != n):
         raise ValueError(
@@ -107,7 +107,16 @@ class ScoreSummary:
         }
         #: Macro-averaged one-vs-rest ROC AUC with its interval (matrices; None if undefined).
         self.macro_auc = (
-            None if self.binary else macro_auc_interval(truth, scores, level, size, rng)
+            None
+            if self.binary
+            else macro_auc_interval(
+                truth,
+                scores,
+                level,
+                size,
+                rng,
+                "delong" if auc_method == "delong" else "percentile",
+            )
         )
         #: Ranking intervals of zero width, for the report's warnings.
         self.warnings = [
@@ -144,11 +153,13 @@ class ScoreSummary:
         if not self.probabilities:
             return
         if self.binary:
-            y, kw = (truth == pos).astype(np.int64), {"pos_label": 1}
-            constant = np.full(len(y), y.mean())
+            y, kw = (truth == pos).view(np.int8), {"pos_label": 1}
+            mix = y.mean()
         else:
             y, kw = truth, {"labels": list(range(len(labels)))}
-            constant = np.tile(np.bincount(truth, minlength=len(labels)) / len(truth), (len(y), 1))
+            mix = np.bincount(truth, minlength=len(labels)) / len(truth)
+        # The class mix for every item: a read-only view, no array of N rows.
+        constant = np.broadcast_to(mix, (len(y), *np.shape(mix)))
         self.proper = {
             "brier_score": brier_score(y, scores, **kw),
             "brier_score_of_class_mix": brier_score(y, constant, **kw),
@@ -223,7 +234,12 @@ class ScoreSummary:
                         else [
                             "The macro row is the mean of the classes' ROC AUCs (scikit-learn's "
                             "roc_auc_score with multi_class='ovr', average='macro'); its "
-                            "interval resamples the items of every class at once."
+                            + (
+                                "interval is DeLong's, from the items' first-order terms in "
+                                "all the columns at once."
+                                if self.auc_method == "delong"
+                                else "interval resamples the items of every class at once."
+                            )
                         ]
                     ),
                     *self.notes,
@@ -306,7 +322,7 @@ def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="perc
     """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
     if is_class.all() or not is_class.any():
         return None, None
-    y = is_class.astype(np.int64)
+    y = is_class.view(np.int8)  # 0/1 at one byte per item, not eight
     auc = auc_interval(y, s, level=level, size=size, method=method, pos_label=1, rng=rng)
     ap = ap_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
     return auc, _centred(ap)
