@@ -37,9 +37,7 @@ $(STAMP): $(DEPS)
 	    $(PYTHON) -m pip install --quiet virtualenv && $(PYTHON) -m virtualenv --quiet $(VENV); }; \
 	fi
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	@# --no-compile: byte-compiling every file of every package cost most of the install's CPU;
-	@# Python compiles (and caches) the modules that are imported, when they are.
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@# Build matplotlib's font cache now, so the first chapter does not print it to stderr.
 	MPLBACKEND=Agg $(BIN)/python -c "import matplotlib.pyplot"
 	@# JupyterLab opens a chapter as a notebook that reads like the page (README).
