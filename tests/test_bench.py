@@ -57,3 +57,27 @@ def test_quick_benchmark_runs(tmp_path):
     assert sum(row["explorers"] for row in pages) >= 8, pages
     assert all(row["weight_kB"] > row["explorer_kB"] > 0 for row in pages), pages
     assert all(row["interactive_ms"] > 0 for row in pages), pages
+
+
+def test_lighthouse_lock_needs_no_moving_dist_tag():
+    """``npm ci`` of benchmarks/ refuses a lock that no longer satisfies package.json.
+
+    A dependency asked for by a dist-tag ("latest") is satisfied by the locked version only
+    until the tag moves: Lighthouse's trace engine asks for ``third-party-web@latest``, and
+    when 0.30.0 came out the locked 0.27.0 stopped matching, so ``make bench`` failed at
+    ``npm ci`` on a fresh machine. Every such dependency must be pinned by an override.
+    """
+    bench = ROOT / "benchmarks"
+    lock = json.loads((bench / "package-lock.json").read_text())
+    overrides = json.loads((bench / "package.json").read_text()).get("overrides", {})
+    tagged = {
+        (path.rsplit("node_modules/", 1)[-1], dep)
+        for path, entry in lock["packages"].items()
+        for dep, spec in entry.get("dependencies", {}).items()
+        if spec[:1].isalpha()  # a dist-tag, not a version range
+    }
+    unpinned = [(pkg, dep) for pkg, dep in tagged if dep not in overrides.get(pkg, {})]
+    assert not unpinned, f"dependencies asked for by a dist-tag, not pinned: {unpinned}"
+    for pkg, dep in tagged:
+        locked = lock["packages"][f"node_modules/{dep}"]["version"]
+        assert overrides[pkg][dep] == locked, (pkg, dep, locked)
