@@ -6,8 +6,7 @@ soon as the tests are collected, as a separate process, and the workers go on wi
 that do not need it. Whichever worker first asks for ``built_html`` waits for that one build;
 no worker builds the book twice. The build directory is shared by the workers of one run
 (under the run's base temporary directory) and by no other run. The Binder simulation
-(``binder_env.py``: pip installing a fresh environment, mostly waiting on downloads and disk)
-runs the same way, beside the workers instead of holding one (``BACKGROUND``).
+(``binder_env.py``: a fresh environment from ``binder/`` alone) runs the same way, beside the workers instead of holding one (``BACKGROUND``).
 
 Tests are grouped for ``--dist loadgroup``: a test file is one unit of work (its module
 fixtures, such as the coursework's ``otter assign``, run once), except where a file groups
@@ -65,7 +64,7 @@ BUILD_TIMEOUT = 1500  # seconds; a cold build takes about five minutes beside th
 #: The workers' niceness beside the background jobs (CFS gives a nice-0 process about three
 #: times the CPU share of a nice-5 one; see ``pytest_collection_finish``).
 WORKER_NICENESS = 5
-BINDER_TIMEOUT = 1800  # seconds; pip installs the Binder requirements (most of it waiting)
+BINDER_TIMEOUT = 1800  # seconds; installs the Binder requirements, executes a chapter
 #: For targeted runs while working on the book-reading tests: the path of an already built
 #: ``_build/html`` to read instead of building the book again. ``make test`` never sets it.
 REUSE_BOOK = "CLFMETRICS_BUILT_HTML"
