@@ -143,7 +143,7 @@ def test_corp_band_diagram_draws_the_band_the_curve_and_the_items(scored):
     fig = corp_band_diagram(bands)
     tops, bottoms = fig.axes[:2], fig.axes[2:]  # rows: curves, then histograms
     for ax, bottom, (name, band) in zip(tops, bottoms, bands.items(), strict=True):
-        assert ax.get_title() == name
+        assert ax.get_legend().get_title().get_text() == name
         (curve,) = [ln for ln in ax.get_lines() if ln.get_label().startswith("CORP")]
         np.testing.assert_allclose(curve.get_xdata(), band.predicted)
         np.testing.assert_allclose(curve.get_ydata(), band.observed)

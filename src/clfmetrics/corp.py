@@ -298,12 +298,12 @@ def corp_band(
       on each of ``size`` draws, and ``low``, ``high`` are the :math:`\alpha/2` and
       :math:`1 - \alpha/2` quantiles of the refitted values at each stated
       probability. Where the curve leaves the band, its gap is larger than the noise
-      of these items explains. This is the band the paper draws on its reliability
-      diagrams and the default of its R package ``reliabilitydiag``
-      (``region.position = "diagonal"``). Assumes independent items; the forecasts
-      are held fixed (the package also resamples them, as Bröcker & Smith 2007 do),
-      because the question is whether *these* probabilities fit these outcomes, as
-      in :func:`~clfmetrics.consistency.reliability_band`.
+      of these items explains. It is the default of the authors' R package
+      ``reliabilitydiag`` (``region.position = "diagonal"``, there at level 0.9).
+      Assumes independent items; the forecasts are held fixed (the package also
+      resamples them, as Bröcker & Smith 2007 do), because the question is whether
+      *these* probabilities fit these outcomes, as in
+      :func:`~clfmetrics.consistency.reliability_band`.
     - ``"confidence"``: a percentile bootstrap of the pairs :math:`(p_i, y_i)`
       (count-based: one multinomial draw over the cells (probability, outcome) per
       resample), the PAV refitted on each resample and read as a step function

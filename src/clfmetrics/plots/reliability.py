@@ -185,8 +185,8 @@ def corp_band_diagram(bands: dict, *, xlabel: str = "predicted probability"):
     -------
     matplotlib.figure.Figure
         Top row: diagonal, shaded band, the curve, and a cross where the curve is
-        outside its band. Bottom row: a histogram of the stated probabilities (items
-        per 0.05).
+        outside its band; above each panel its legend, titled with the model.
+        Bottom row: a histogram of the stated probabilities (items per 0.05).
     """
     _series(bands, "bands")
     ticks = np.linspace(0, 1, 6)
@@ -238,12 +238,21 @@ def corp_band_diagram(bands: dict, *, xlabel: str = "predicted probability"):
                 color=OKABE_ITO[7],
                 label="outside the band",
             )
-        top.set_title(name, fontsize=9)
         top.set_xlim(-0.02, 1.02)
         top.set_ylim(-0.02, 1.02)
         top.set_xticks(ticks)
         top.set_yticks(ticks)
-        top.legend(frameon=False, fontsize=7, loc="upper left")
+        # Above the panel, titled with the model: inside, it would cover a curve far
+        # from the diagonal in either corner.
+        top.legend(
+            frameon=False,
+            fontsize=7,
+            loc="lower left",
+            bbox_to_anchor=(0, 1.0),
+            title=name,
+            title_fontsize=9,
+            alignment="left",
+        )
         bottom.hist(x, bins=20, range=(0, 1), weights=band.counts, color=style["color"])
         bottom.set_xlabel(xlabel)
     axes[0, 0].set_ylabel("recalibrated probability")
