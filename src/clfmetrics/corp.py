@@ -323,7 +323,7 @@ def corp_band(
         As in :func:`corp_reliability` (binary: 1-d probabilities of the positive class).
     method : {"consistency", "confidence"}, default "consistency"
     level : float, default 0.95
-        The paper and ``reliabilitydiag`` use 0.90; the book uses 0.95 throughout.
+        ``reliabilitydiag`` uses 0.90 by default; the book uses 0.95 throughout.
     size : int, default 1000
         Resamples. The cost is ``size`` x (distinct probabilities) numbers, pooled by
         :func:`pool_adjacent_violators_stack` in a few vectorised passes.
