@@ -8,6 +8,7 @@ import pytest
 
 from clfmetrics.bands import pr_band, roc_band
 from clfmetrics.consistency import reliability_band
+from clfmetrics.corp import corp_band
 from clfmetrics.curves import roc_curve
 from clfmetrics.operating import rates_at_threshold, tuned_threshold_interval
 from clfmetrics.plots.bands import (
@@ -16,7 +17,7 @@ from clfmetrics.plots.bands import (
     roc_band_figure,
     selection_range,
 )
-from clfmetrics.plots.reliability import reliability_band_diagram
+from clfmetrics.plots.reliability import corp_band_diagram, reliability_band_diagram
 
 
 @pytest.fixture(scope="module")
@@ -131,3 +132,37 @@ def test_reliability_band_diagram_draws_intervals_bands_and_counts(scored):
     plt.close(fig)
     with pytest.raises(ValueError, match="not drawn"):
         reliability_band_diagram({"model": exact}, consistency={"other": cons})
+
+
+def test_corp_band_diagram_draws_the_band_the_curve_and_the_items(scored):
+    y, s = scored
+    bands = {
+        "scores": corp_band(y, s, size=300, rng=0),
+        "squared": corp_band(y, s**2, method="confidence", size=300, rng=1),
+    }
+    fig = corp_band_diagram(bands)
+    tops, bottoms = fig.axes[:2], fig.axes[2:]  # rows: curves, then histograms
+    for ax, bottom, (name, band) in zip(tops, bottoms, bands.items(), strict=True):
+        assert ax.get_legend().get_title().get_text() == name
+        (curve,) = [ln for ln in ax.get_lines() if ln.get_label().startswith("CORP")]
+        np.testing.assert_allclose(curve.get_xdata(), band.predicted)
+        np.testing.assert_allclose(curve.get_ydata(), band.observed)
+        (fill,) = ax.collections
+        v = _band_edges(fill)
+        for x, low, high in zip(band.predicted, band.low, band.high, strict=True):
+            at = v[np.isclose(v[:, 0], x)][:, 1]
+            assert np.isclose(at.min(), low) and np.isclose(at.max(), high)
+        out = (band.observed < band.low) | (band.observed > band.high)
+        crosses = [ln for ln in ax.get_lines() if ln.get_label() == "outside the band"]
+        assert len(crosses) == int(out.any())
+        if out.any():
+            np.testing.assert_allclose(crosses[0].get_xdata(), band.predicted[out])
+        assert sum(r.get_height() for r in bottom.patches) == band.counts.sum()
+        np.testing.assert_allclose(ax.get_yticks(), np.linspace(0, 1, 6))
+    legends = [" ".join(t.get_text() for t in ax.get_legend().get_texts()) for ax in tops]
+    assert "95% pointwise consistency band" in legends[0]
+    assert "consistency" not in legends[1] and "95% pointwise band" in legends[1]
+    assert tops[0].get_ylabel() and bottoms[0].get_xlabel() and bottoms[0].get_ylabel()
+    plt.close(fig)
+    with pytest.raises(ValueError, match="non-empty dict"):
+        corp_band_diagram({})

@@ -45,6 +45,19 @@ def test_chapter_15_states_both_sides_of_the_ece_and_the_classwise_check():
         assert key in text and key in bib
 
 
+def test_chapter_15_draws_the_corp_curve_with_its_consistency_band():
+    """ch15: the CORP curve is drawn with its band, and the caption says what the band
+    is and assumes (the numbers of the text are glued from ``corp_bands``)."""
+    text = chapter("15-probabilities")
+    assert "name: fig-ch15-corp-band" in text
+    assert "corp_band_diagram(corp_bands" in text
+    caption = text[text.index("CORP reliability curves (isotonic fit") :]
+    caption = " ".join(caption[: caption.index("name: fig-ch15-corp-band")].split())
+    assert "pointwise 95 % consistency band" in caption
+    assert "The band assumes independent images and holds the stated confidences fixed" in caption
+    assert "{glue:text}`ch15-corp-raw-out`" in text
+
+
 def _digits_matrix():
     task = imbalanced_digits(seed=0, validation=True)
     plain = fit_logistic(task)

@@ -43,7 +43,7 @@ from .classwise_calibration import classwise_calibration_error, classwise_reliab
 from .comparison import compare, compare_from_counts
 from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
 from .consistency import CalibrationTest, ReliabilityBand, calibration_test, reliability_band
-from .corp import CORPResult, corp_reliability
+from .corp import CORPBand, CORPResult, corp_band, corp_reliability
 from .curves import (
     average_precision,
     best_threshold,
@@ -84,6 +84,7 @@ __all__ = [
     "METRICS",
     "AUCComparison",
     "Band",
+    "CORPBand",
     "CORPResult",
     "CalibrationTest",
     "Interval",
@@ -106,6 +107,7 @@ __all__ = [
     "compare_from_counts",
     "confusion_by_group",
     "confusion_matrix",
+    "corp_band",
     "corp_reliability",
     "correct",
     "corrected_resampled_ttest",

@@ -18,6 +18,7 @@ import numpy as np
 from .basic import OKABE_ITO
 
 __all__ = [
+    "corp_band_diagram",
     "ece_against_bins",
     "expected_scores",
     "reliability_band_diagram",
@@ -162,6 +163,100 @@ def reliability_band_diagram(
     bottom.set_xlabel(xlabel)
     bottom.set_ylabel("items per bin")
     bottom.margins(y=0.25)
+    return fig
+
+
+def corp_band_diagram(bands: dict, *, xlabel: str = "predicted probability"):
+    """CORP reliability curves with their bands, one panel per model, and where the items are.
+
+    Parameters
+    ----------
+    bands : dict of str -> CORPBand
+        One entry per model, from :func:`clfmetrics.corp.corp_band`. The curve (the
+        isotonic fit at each stated probability, joined by straight lines, as
+        scikit-learn's ``IsotonicRegression.predict`` reads it) is drawn over its
+        band; with ``method="consistency"`` the band surrounds the diagonal (where a
+        calibrated forecaster's curve would lie, point by point), with
+        ``"confidence"`` the curve.
+    xlabel : str
+        What the probability is of.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Top row: diagonal, shaded band, the curve, and a cross where the curve is
+        outside its band; above each panel its legend, titled with the model.
+        Bottom row: a histogram of the stated probabilities (items per 0.05).
+    """
+    _series(bands, "bands")
+    ticks = np.linspace(0, 1, 6)
+    fig, axes = plt.subplots(
+        2,
+        len(bands),
+        figsize=(3.3 * len(bands) + 0.6, 4.9),
+        sharex=True,
+        sharey="row",
+        height_ratios=(3, 1),
+        layout="constrained",
+        squeeze=False,
+    )
+    for k, (name, band) in enumerate(bands.items()):
+        x, y = np.asarray(band.predicted, float), np.asarray(band.observed, float)
+        low, high = np.asarray(band.low, float), np.asarray(band.high, float)
+        if not x.shape == y.shape == low.shape == high.shape == np.shape(band.counts):
+            raise ValueError(f"predicted, observed, low, high and counts of {name!r} differ")
+        top, bottom = axes[0, k], axes[1, k]
+        style = _style(k)
+        top.plot([0, 1], [0, 1], color="grey", lw=1, ls=":", label="perfectly calibrated")
+        kind = "consistency band (if calibrated)" if band.method == "consistency" else "band"
+        top.fill_between(
+            x,
+            low,
+            high,
+            color=style["color"],
+            alpha=0.3,
+            lw=0,
+            label=f"{band.level:.0%} pointwise {kind}",
+        )
+        top.plot(
+            x,
+            y,
+            lw=1.8,
+            color=style["color"],
+            ls=style["linestyle"],
+            label="CORP curve (isotonic fit)",
+        )
+        out = (y < low) | (y > high)
+        if out.any():
+            top.plot(
+                x[out],
+                y[out],
+                ls="none",
+                marker="x",
+                ms=5,
+                mew=1.2,
+                color=OKABE_ITO[7],
+                label="outside the band",
+            )
+        top.set_xlim(-0.02, 1.02)
+        top.set_ylim(-0.02, 1.02)
+        top.set_xticks(ticks)
+        top.set_yticks(ticks)
+        # Above the panel, titled with the model: inside, it would cover a curve far
+        # from the diagonal in either corner.
+        top.legend(
+            frameon=False,
+            fontsize=7,
+            loc="lower left",
+            bbox_to_anchor=(0, 1.0),
+            title=name,
+            title_fontsize=9,
+            alignment="left",
+        )
+        bottom.hist(x, bins=20, range=(0, 1), weights=band.counts, color=style["color"])
+        bottom.set_xlabel(xlabel)
+    axes[0, 0].set_ylabel("recalibrated probability")
+    axes[1, 0].set_ylabel("items")
     return fig
 
 
