@@ -6,7 +6,8 @@ soon as the tests are collected, as a separate process, and the workers go on wi
 that do not need it. Whichever worker first asks for ``built_html`` waits for that one build;
 no worker builds the book twice. The build directory is shared by the workers of one run
 (under the run's base temporary directory) and by no other run. The Binder simulation
-(``binder_env.py``: a fresh environment from ``binder/`` alone) runs the same way, beside the workers instead of holding one (``BACKGROUND``).
+(``binder_env.py``: a fresh environment from ``binder/`` alone) runs the same way, beside
+the workers instead of holding one (``BACKGROUND``).
 
 Tests are grouped for ``--dist loadgroup``: a test file is one unit of work (its module
 fixtures, such as the coursework's ``otter assign``, run once), except where a file groups
