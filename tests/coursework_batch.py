@@ -72,13 +72,19 @@ def notebook(assignments: Path, which: str, solution: str | None = None):
 
 
 def lean(nb):
-    """``nb`` without otter's cells (its start-up and ``grader.check``): a kernel that never
-    imports otter (about 2 s of CPU time each). For the hostile notebooks, whose attacks need
-    no otter in their kernel: points come only from the scorer outside it either way."""
-    nb.cells = [
-        c for c in nb.cells if "import otter" not in c.source and "grader.check(" not in c.source
-    ]
+    """``nb`` without otter's cells (its start-up and ``grader.check``), so that its kernel
+    never imports otter (about 2 s of CPU time each). For the submissions whose test needs no
+    otter in their kernel (only the honest, the blank and the patched notebook do): points
+    come only from the scorer outside the kernel either way."""
+    nb.cells = [c for c in nb.cells if not _otters(c)]
     return nb
+
+
+def _otters(cell) -> bool:
+    """Whether every line of code of ``cell`` is otter's (a solution cell's comment names it)."""
+    code = [ln.strip() for ln in cell.source.splitlines()]
+    code = [ln for ln in code if ln and not ln.startswith("#")]
+    return bool(code) and all("otter" in ln or ln.startswith("grader.") for ln in code)
 
 
 def _write(nb, path: Path) -> None:
@@ -113,8 +119,8 @@ def _submissions(assignments: Path, folder: Path, mark: str) -> None:
     # the gradebook: a typo after a wrong answer that passes the public test; a full notebook
     # whose student id is in its metadata
     typo = "over = np.zeros(3)\nratio = bias(m) / prevalance(m)"
-    _write(notebook(assignments, "student", typo), folder / "dana" / at)
-    full = notebook(assignments, "teacher")
+    _write(lean(notebook(assignments, "student", typo)), folder / "dana" / at)
+    full = lean(notebook(assignments, "teacher"))
     full.metadata[META] = {**full.metadata.get(META, {}), "student": "eve"}
     _write(full, folder / at)
 
