@@ -218,12 +218,11 @@ ATTACKS = {
     "2-shadowed-abs": "over = bias(m) - prevalence(m) + 2e-9\n"
     + FORGE.replace("FORGED", repr({"abs": {"t": "ref", "module": "operator", "v": "not_"}})),
     "3-given-data": "m = np.eye(3, dtype=int)\nover = bias(m) - prevalence(m)",
-    "4-daemon": DAEMON,
-    "5-read-the-zip": READ_THE_ZIP,
-    "6-venv-yaml": YAML,
+    # two attacks per notebook where neither can stop or mask the other: one kernel fewer each
+    "4-daemon-9-outlive": DAEMON + OUTLIVE,
+    "5-read-the-zip-6-venv-yaml": READ_THE_ZIP + YAML,
     "7-values-sabotage": 'import os\nos.symlink("/dev/null", ".values.ipynb")\n'
     'os.mkdir(".values.json")',
     "8-kill": KILL,
-    "9-outlive": OUTLIVE,
     "10-forks": FORKS,
 }

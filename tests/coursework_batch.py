@@ -71,6 +71,22 @@ def notebook(assignments: Path, which: str, solution: str | None = None):
     return nb
 
 
+def lean(nb):
+    """``nb`` without otter's cells (its start-up and ``grader.check``), so that its kernel
+    never imports otter (about 2 s of CPU time each). For the submissions whose test needs no
+    otter in their kernel (only the honest, the blank and the patched notebook do): points
+    come only from the scorer outside the kernel either way."""
+    nb.cells = [c for c in nb.cells if not _otters(c)]
+    return nb
+
+
+def _otters(cell) -> bool:
+    """Whether every line of code of ``cell`` is otter's (a solution cell's comment names it)."""
+    code = [ln.strip() for ln in cell.source.splitlines()]
+    code = [ln for ln in code if ln and not ln.startswith("#")]
+    return bool(code) and all("otter" in ln or ln.startswith("grader.") for ln in code)
+
+
 def _write(nb, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, path)
@@ -81,18 +97,19 @@ def _submissions(assignments: Path, folder: Path, mark: str) -> None:
     _write(notebook(assignments, "teacher"), folder / "honest" / at)
     _write(notebook(assignments, "student"), folder / "blank" / at)
     for name, code in ATTACKS.items():
-        _write(notebook(assignments, "student", code.replace("{mark}", mark)), folder / name / at)
+        attack = notebook(assignments, "student", code.replace("{mark}", mark))
+        _write(lean(attack), folder / name / at)
     # issue 19: a blank notebook that patches otter in its own kernel; a wrong answer with a
     # fake `bias` for the hidden test to compare it with; an object equal to everything
     patched = notebook(assignments, "student")
     patched.cells.insert(1, nbformat.v4.new_code_cell(PATCH_THE_GRADER))
     _write(patched, folder / "patched" / at)
     shadow = "over = np.zeros(3)\n\n\ndef bias(m):\n    return prevalence(m)\n"
-    _write(notebook(assignments, "student", shadow), folder / "shadow" / at)
-    _write(notebook(assignments, "student", CLAIMS_EQUALITY), folder / "liar" / at)
+    _write(lean(notebook(assignments, "student", shadow)), folder / "shadow" / at)
+    _write(lean(notebook(assignments, "student", CLAIMS_EQUALITY)), folder / "liar" / at)
     # broken files: a dead kernel, a damaged file, a text file, an unknown notebook
-    crash = notebook(assignments, "teacher")
-    crash.cells.insert(3, nbformat.v4.new_code_cell("import os\nos._exit(1)"))
+    crash = lean(notebook(assignments, "teacher"))
+    crash.cells.insert(2, nbformat.v4.new_code_cell("import os\nos._exit(1)"))
     _write(crash, folder / f"crash-{at}")
     (folder / f"{OVER_STEM}-damaged.ipynb").write_text('{"cells": [')
     (folder / "notes.txt").write_text("I did the exercises on paper.\n")
@@ -102,8 +119,8 @@ def _submissions(assignments: Path, folder: Path, mark: str) -> None:
     # the gradebook: a typo after a wrong answer that passes the public test; a full notebook
     # whose student id is in its metadata
     typo = "over = np.zeros(3)\nratio = bias(m) / prevalance(m)"
-    _write(notebook(assignments, "student", typo), folder / "dana" / at)
-    full = notebook(assignments, "teacher")
+    _write(lean(notebook(assignments, "student", typo)), folder / "dana" / at)
+    full = lean(notebook(assignments, "teacher"))
     full.metadata[META] = {**full.metadata.get(META, {}), "student": "eve"}
     _write(full, folder / at)
 

@@ -2,9 +2,9 @@
 
 ``otter assign`` runs on every chapter once (without its own test run, which would execute every
 chapter); the grader then grades, in one ``make grade``-like call, what only a book chapter can
-show: the teacher notebooks of two chapters (full points, from the run that gives their data),
-an untouched student notebook (zero, and no crash) and a planted wrong answer that passes the
-public test. The grader's behaviour on
+show: the teacher notebooks of two chapters (full points, from the run that gives their data)
+and a chapter's student notebook with a planted wrong answer that passes the public test and an
+exercise left untouched (zero, and no crash). The grader's behaviour on
 broken, hostile and runaway notebooks is tested on a small chapter in
 ``test_coursework_grader.py`` and ``test_coursework_attacks.py``.
 """
@@ -223,26 +223,27 @@ def _write(nb, path: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def graded(assigned, tmp_path_factory) -> dict:
-    """One `make grade` run over a student's notebook and a planted wrong answer.
+    """One `make grade` run over a student's notebook: a planted wrong answer, and an exercise
+    left as the student got it (one submission: each runs a whole chapter).
 
-    Grading them runs each chapter's teacher notebook once, for its given data, and scores it
+    Grading it runs the chapter's teacher notebook once, for its given data, and scores it
     as a submission's values are scored: ``test_teacher_notebooks_score_full_points`` reads that
-    run (:func:`teacher_rows`) instead of running the teacher notebooks a second time.
+    run (:func:`teacher_rows`) instead of running the teacher notebook a second time.
     """
     out, _ = assigned
     folder = tmp_path_factory.mktemp("submissions")
-    untouched = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
-    _write(untouched, folder / "untouched" / "01-confusion-matrix.ipynb")
-    wrong = nbformat.read(out / "student" / "09-f-measure-paradox.ipynb", 4)
-    # right shape and type, so the public test passes; the hidden test knows the answer
-    _cells(wrong, "ex-ch09-find", "solution")[0].source = "bad = np.zeros((2, 3), dtype=int)"
-    _write(wrong, folder / "wrong" / "09-f-measure-paradox.ipynb")
+    wrong = nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4)
+    # right shape, and `most` is the largest entry of `over`, so the public test passes; the
+    # hidden test knows the answer. ex-ch01-bayes stays as the student got it.
+    planted = "over = np.zeros(3)\nmost = LABELS[0]"
+    _cells(wrong, "ex-ch01-overpredicted", "solution")[0].source = planted
+    _write(wrong, folder / "wrong" / "01-confusion-matrix.ipynb")
     grades = tmp_path_factory.mktemp("grades")
     args = ["grade", str(folder), "--assignments", str(out), "--out", str(grades), "--jobs", "2"]
     assert main(["--root", str(ROOT), *args, "--timeout", "300"]) == 0
     with open(grades / "details.csv", newline="") as f:  # grades.csv and the file graded
         rows = list(csv.DictReader(f))
-    assert (grades / "summary.txt").read_text().startswith("Grades of 2 submitted file(s)")
+    assert (grades / "summary.txt").read_text().startswith("Grades of 1 submitted file(s)")
     return {(r["file"], r["exercise"]): r for r in rows}
 
 
@@ -263,20 +264,20 @@ def test_teacher_notebooks_score_full_points(graded, assigned):
     assert checked >= 4
 
 
-def test_untouched_student_notebook_scores_zero(graded):
-    """Stubs score nothing, and the grader says why instead of crashing."""
-    rows = [r for (f, _), r in graded.items() if f.startswith("untouched/")]
+def test_untouched_exercise_scores_zero(graded):
+    """A stub scores nothing, and the grader says why instead of crashing (the mini chapter's
+    blank notebook, in test_coursework_attacks, is a whole untouched student notebook)."""
+    rows = [r for (f, _), r in graded.items() if f.startswith("wrong/")]
     assert {r["exercise"] for r in rows} == {"ex-ch01-overpredicted", "ex-ch01-bayes"}
-    assert all(r["points"] == "0" and "NameError" in r["message"] for r in rows), rows
+    untouched = graded[("wrong/01-confusion-matrix.ipynb", "ex-ch01-bayes")]
+    assert untouched["points"] == "0" and "NameError" in untouched["message"], untouched
 
 
 def test_planted_wrong_answer_passes_public_test_and_fails_hidden_one(graded):
     """The hidden test adds something: the public hint (test 1) passes, the hidden one fails."""
-    row = graded[("wrong/09-f-measure-paradox.ipynb", "ex-ch09-find")]
+    row = graded[("wrong/01-confusion-matrix.ipynb", "ex-ch01-overpredicted")]
     assert row["points"] == "0"
     assert "test 2: AssertionError" in row["message"] and "test 1" not in row["message"], row
-    untouched = graded[("wrong/09-f-measure-paradox.ipynb", "ex-ch09-average")]
-    assert untouched["points"] == "0" and "NameError" in untouched["message"]
 
 
 def test_teaching_page_states_the_default_limits_and_the_sandbox():

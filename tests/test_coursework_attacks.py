@@ -1,9 +1,11 @@
-"""The ten attacks of issue 24 on local grading, each a submission in one `make grade` batch.
+"""The ten attacks of issue 24 on local grading: submissions in one `make grade` batch.
 
 The shared batch (``coursework_batch``) grades, side by side, an honest notebook (the
-teacher's: full points), a blank one (the student's: zero) and ten hostile notebooks of the
+teacher's: full points), a blank one (the student's: zero) and eight hostile notebooks of the
 mini chapter (``coursework_mini.OVER``: given data ``m``, an answer ``over`` that the hidden test
-compares with the library), whose code is in ``coursework_attack_code``. Before the sandbox,
+compares with the library), whose code is in ``coursework_attack_code``; attacks 4 and 9 share
+a notebook, and so do 5 and 6 (neither of a pair can stop or mask the other, and each alone
+gives points or leaves a trace that its test reads). Before the sandbox,
 every attack below gave unearned points, crashed the batch or harmed other submissions or the
 machine; each test says what it did. The batch runs once per test run, with a process cap of 45,
 and the tests read its rows.
@@ -59,20 +61,20 @@ def test_3_redefined_given_data_earns_nothing(batch):
 
 def test_4_a_daemon_cannot_rewrite_the_score(batch):
     """Was: a double-forked daemon wrote full points into score.json after the scorer."""
-    row = _row(batch, "4-daemon")
+    row = _row(batch, "4-daemon-9-outlive")
     assert row["points"] == "0" and "NameError" in row["message"], row
 
 
 def test_5_the_grader_and_its_zip_are_out_of_sight(batch):
     """Was: found through /proc and /tmp, the zip gave the expected value."""
-    row = _row(batch, "5-read-the-zip")
+    row = _row(batch, "5-read-the-zip-6-venv-yaml")
     assert row["points"] == "0" and "NameError" in row["message"], row
 
 
 def test_6_the_venv_is_read_only(batch):
     """Was: a line appended to yaml/__init__.py ran in every later scorer: full points."""
     assert not batch["yaml_damaged"], "the venv's yaml/__init__.py changed (restored)"
-    row = _row(batch, "6-venv-yaml")
+    row = _row(batch, "5-read-the-zip-6-venv-yaml")
     assert row["points"] == "0" and "NameError" in row["message"], row
 
 
@@ -94,7 +96,7 @@ def test_8_a_notebook_cannot_kill_the_grader_or_other_kernels(batch):
 def test_9_nothing_outlives_the_run(batch):
     """Was: a double-forked process outlived `make grade`."""
     assert not batch["survivors"], batch["survivors"]
-    assert _row(batch, "9-outlive")["points"] == "0"
+    assert _row(batch, "4-daemon-9-outlive")["points"] == "0"
 
 
 def test_10_the_process_cap_binds(batch):

@@ -60,15 +60,6 @@ _clfmetrics_export({names!r}, {path!r})
 """
 
 
-#: jsonschema (under nbformat, which nbclient and otter import) builds a Lark grammar for IRIs
-#: at import when ``rfc3987_syntax`` is installed (the venv has it for Jupyter's event schemas):
-#: about 3 s of CPU time in each of these processes and in the
-#: kernel (a student notebook imports otter). No schema they check has an IRI.
-UNUSED = ("rfc3987_syntax",)
-#: Run by the kernel before the notebook's first cell; it binds no name.
-KERNEL_START = "".join(f"__import__('sys').modules.setdefault({n!r}, None);" for n in UNUSED)
-
-
 def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int, uid=None):
     """A ``preexec_fn`` that caps memory, CPU time, processes and file size of a child.
 
@@ -132,7 +123,6 @@ def _execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> i
         allow_errors=True,
         kernel_name="python3",
         resources={"metadata": {"path": str(notebook.parent)}},
-        extra_arguments=[f"--IPKernelApp.exec_lines={KERNEL_START}"],
     )
     try:
         client.execute()
@@ -323,8 +313,6 @@ def _serve(namespace: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
-    for name in UNUSED:
-        sys.modules.setdefault(name, None)  # an import of it raises ImportError
     command, *rest = argv
     if command == "execute":
         notebook, names, out, output_mb = rest

@@ -119,26 +119,25 @@ def fingerprint(modules=None) -> dict[str, tuple[int, int, int]]:
 
     site = Path(numpy.__file__).resolve().parents[1]
     if modules:
-        loaded = {Path(m) for m in modules}
-        folders = {p.parent for p in loaded}
-        files = loaded | {
-            p for d in folders for p in d.glob("*") if p.suffix in (".py", ".so", ".pth")
-        }
+        files = {os.path.normpath(m) for m in modules}
+        for folder in {os.path.dirname(f) for f in files}:
+            with contextlib.suppress(OSError), os.scandir(folder) as entries:
+                files.update(e.path for e in entries if e.name.endswith((".py", ".so", ".pth")))
     else:
         roots = [
             Path(_LIBRARY) / "clfmetrics",
             Path(otter.__file__).parent,
             Path(numpy.__file__).parent,
         ]
-        files = {p for root in roots for p in (*root.rglob("*.py"), *root.rglob("*.pyc"))}
-    files |= {p for p in site.glob("*") if p.suffix == ".pth" or "customize" in p.name}
+        files = {str(p) for root in roots for p in (*root.rglob("*.py"), *root.rglob("*.pyc"))}
+    files |= {str(p) for p in site.glob("*") if p.suffix == ".pth" or "customize" in p.name}
     found = {}
-    for path in files:
+    for path in files:  # os.stat on strings: this runs three times per submission
         try:
-            st = path.stat()
+            st = os.stat(path)
         except OSError:
             continue
-        found[str(path)] = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        found[path] = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     return found
 
 
