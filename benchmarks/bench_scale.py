@@ -53,6 +53,7 @@ for body in {bodies!r}:
     status = open("/proc/self/status").read()  # VmHWM: this image's own peak (ru_maxrss
     peak = int(re.search(r"VmHWM:\\s*(\\d+) kB", status).group(1)) / 1024  # survives exec)
     print(json.dumps({{"seconds": seconds, "peak_mb": peak}}), flush=True)
+    del scope  # the body's data, before the next body's peak starts
 """
 
 _API = """
