@@ -10,11 +10,12 @@ files that DuckDB generates in a temporary folder:
 - The command line on a CSV file of 10**7 rows, side by side: aggregated by DuckDB,
   and read row by row (DuckDB hidden), the reader used before DuckDB was.
 
-``--quick`` uses 10**5 and 10**4 rows (seconds). Measured on the shared two-core
-machine while it was busy: the Parquet file of 10**8 predictions (73 MB) took 2.0-2.5 s
-and 89 MB through the API, 4.0 s and 93 MB through the command line; the CSV file of
-10**7 rows 6.4 s and 152 MB through DuckDB. The row reader took 9 s and 283 MB at 10**6
-rows and grows linearly (about 2.8 GB at 10**7).
+``--quick`` uses 10**5 and 10**4 rows (seconds), all four in one process
+(``_measure_group``). Measured on the shared two-core machine while it was busy: the
+Parquet file of 10**8 predictions (73 MB) took 2.0-2.5 s and 89 MB through the API,
+4.0 s and 93 MB through the command line; the CSV file of 10**7 rows 6.4 s and 152 MB
+through DuckDB. The row reader took 9 s and 283 MB at 10**6 rows and grows linearly
+(about 2.8 GB at 10**7).
 """
 
 from __future__ import annotations
@@ -38,14 +39,21 @@ COPY (
 """
 
 _CHILD = """
-import contextlib, io, json, re, sys, time
+import contextlib, ctypes, gc, io, json, re, sys, time
 sys.path.insert(0, {src!r})
-start = time.perf_counter()
-{body}
-seconds = time.perf_counter() - start
-status = open("/proc/self/status").read()  # VmHWM: this image's own peak (ru_maxrss
-peak = int(re.search(r"VmHWM:\\s*(\\d+) kB", status).group(1)) / 1024  # survives exec)
-print(json.dumps({{"seconds": seconds, "peak_mb": peak}}))
+for body in {bodies!r}:
+    gc.collect()
+    ctypes.CDLL(None).malloc_trim(0)  # the heap an earlier body freed goes back to the system
+    with open("/proc/self/clear_refs", "w") as refs:
+        refs.write("5")  # VmHWM := VmRSS: the peak from here on is this body's own
+    scope = {{"contextlib": contextlib, "io": io, "sys": sys, "time": time}}
+    scope["start"] = time.perf_counter()
+    exec(body, scope)
+    seconds = time.perf_counter() - scope["start"]
+    status = open("/proc/self/status").read()  # VmHWM: this image's own peak (ru_maxrss
+    peak = int(re.search(r"VmHWM:\\s*(\\d+) kB", status).group(1)) / 1024  # survives exec)
+    print(json.dumps({{"seconds": seconds, "peak_mb": peak}}), flush=True)
+    del scope  # the body's data, before the next body's peak starts
 """
 
 _API = """
@@ -56,9 +64,9 @@ assert c.n_items == {n}
 """
 
 _CLI = """
-from clfmetrics import cli
-if {rows}:
-    cli.duckdb_installed = lambda: False
+from clfmetrics import _csvcounts, cli
+# the row reader hides DuckDB; the others see it (also after a body that hid it)
+cli.duckdb_installed = (lambda: False) if {rows} else _csvcounts.duckdb_installed
 with contextlib.redirect_stdout(io.StringIO()):
     status = cli.run(["report", {path!r}, "--truth", "y", "--pred", "a", "--pred", "b"])
 assert status == 0, status
@@ -66,13 +74,30 @@ assert status == 0, status
 
 
 def _measure(body: str) -> dict:
-    code = _CHILD.format(src=str(ROOT / "src"), body=body)
+    """One body in a fresh Python process: its seconds and peak resident memory."""
+    (got,) = _measure_group([body])
+    return got
+
+
+def _measure_group(bodies: list[str]) -> list[dict]:
+    """Several bodies, one after another in one fresh Python process (``--quick``).
+
+    Before each body the process collects its garbage, returns the freed heap to the system
+    and resets its peak (Linux: ``5`` written to ``/proc/self/clear_refs`` sets ``VmHWM``
+    to the current ``VmRSS``), so each body's peak is its own plus what the process holds
+    between bodies: the interpreter and the modules imported so far, as a fresh process
+    has them once it imports the same. Bodies that import the same libraries share one
+    start-up; a body's seconds start after its imports, as in a process of its own.
+    """
+    code = _CHILD.format(src=str(ROOT / "src"), bodies=list(bodies))
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=3600, check=False
     )
     if out.returncode != 0:
         raise RuntimeError(out.stderr[-2000:])
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    got = [json.loads(line) for line in out.stdout.splitlines() if line.startswith('{"seconds"')]
+    assert len(got) == len(bodies), out.stdout[-2000:]
+    return got
 
 
 def bench_scale(quick: bool) -> list[dict]:
@@ -94,8 +119,9 @@ def bench_scale(quick: bool) -> list[dict]:
             ("python -m clfmetrics report (row reader)", "csv", n_csv,
              _CLI.format(path=str(csv), rows=True)),
         ]  # fmt: skip
-        for what, kind, n, body in cases:
-            got = _measure(body)
+        bodies = [body for _, _, _, body in cases]
+        measured = _measure_group(bodies) if quick else [_measure(body) for body in bodies]
+        for (what, kind, n, _), got in zip(cases, measured, strict=True):
             rows.append(
                 {
                     "what": what,

@@ -32,10 +32,17 @@ from clfmetrics.widgets import (
 )
 
 TWEETS = [[60, 15, 5], [35, 170, 40], [5, 15, 55]]
-# 10**5 scores for the threshold explorer: its goal is stated for that size.
-_SCORE_RNG = np.random.default_rng(5)
-SCORE_LABELS = (_SCORE_RNG.random(100_000) < 0.2).astype(int)
-SCORES = _SCORE_RNG.random(100_000) + 0.5 * SCORE_LABELS
+#: 10**5 scores for the threshold explorer: its goal is stated for that size.
+N_SCORES = 100_000
+
+
+def _scores(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """n labels (a fifth positive) and scores that rank them imperfectly."""
+    rng = np.random.default_rng(5)
+    labels = (rng.random(n) < 0.2).astype(int)
+    return labels, rng.random(n) + 0.5 * labels
+
+
 TABLE = {
     "accuracy": {"PI": True},
     "macro_recall": {"PI": True, "PII": True, "PIII": True, "PIV": True, "PV": True},
@@ -61,8 +68,9 @@ def timed(obj, edit, repeat: int, warmup: int = 3) -> tuple[float, float, float]
     return statistics.median(wall), float(np.percentile(wall, 95)), statistics.median(cpu)
 
 
-def cases():
+def cases(n_scores: int = N_SCORES):
     """(name, factory(live) -> object, edit(obj, k)) for every widget."""
+    score_labels, scores = _scores(n_scores)
 
     def cm_edit(ex, k):
         ex.editor.boxes[1][2].value = 40 + k % 7
@@ -119,17 +127,21 @@ def cases():
         ),
         ("metric_chooser (no figure)", lambda live: metric_chooser(TABLE), chooser_edit),
         (
-            "threshold_explorer (10^5 scores)",
-            lambda live: threshold_explorer(SCORE_LABELS, SCORES, live_figure=live),
+            f"threshold_explorer (10^{len(str(n_scores)) - 1} scores)",
+            lambda live: threshold_explorer(score_labels, scores, live_figure=live),
             threshold_edit,
         ),
     ]
 
 
-def bench_widgets(repeat: int, warmup: int = 3) -> list[dict]:
-    """One row per widget: edit -> readout, and edit -> readout and figure, in ms."""
+def bench_widgets(repeat: int, warmup: int = 3, n_scores: int = N_SCORES) -> list[dict]:
+    """One row per widget: edit -> readout, and edit -> readout and figure, in ms.
+
+    ``n_scores``: the threshold explorer's size (``make bench QUICK=1``: 10**4; building it,
+    which is not timed, draws its ROC band from resamples of every score).
+    """
     rows = []
-    for name, factory, edit in cases():
+    for name, factory, edit in cases(n_scores):
         no_fig = timed(factory(False), edit, repeat, warmup)
         fig = timed(factory(True), edit, repeat, warmup)
         rows.append(
