@@ -36,6 +36,8 @@ PAGES = [
     if not path.startswith("chapters/api/") or path in API_SAMPLE
 ]
 PAGE_TIMEOUT_MS = 120_000
+#: The shortest chapter with code cells: the code token colours are checked on it.
+CODE_PAGE = "chapters/13-choosing-a-metric.html"
 MATH_PAGES = {"chapters/notation.html", "chapters/01-confusion-matrix.html"}
 LOAD_ALL_IMAGES = """async () => {
     const images = [...document.querySelectorAll('img[loading="lazy"]')];
@@ -55,7 +57,43 @@ TYPESET_ALL = """async () => {
 
 #: Which DOM nodes each serious or critical violation is on, and whether the node is inside a
 #: quick self-check's form (the self-check test reports those, the page's axe test all).
+#:
+#: Every rule runs over the whole document, with one saving in colour contrast, the costliest
+#: rule: a chapter's code cells hold thousands of token spans (60-70 % of its elements) in a few
+#: dozen looks. A token span whose look (its colour, size, weight, shadow, opacity and
+#: background, and the backgrounds, opacities and filters of every ancestor of its code block)
+#: repeats that of a visible span checked before it is marked, and colour contrast skips marked
+#: elements; the first visible span of each look, on this page, in its own code block, is
+#: checked as before. Spans with the same look have the same contrast, so a poor token colour
+#: still fails where it appears (test_code_token_colours_have_enough_contrast checks every
+#: token class of the style, in light and dark mode, whether a page uses it or not).
 AXE_PROBLEMS = """async () => {
+    document.querySelectorAll('[data-axe-same-look]')
+        .forEach(e => e.removeAttribute('data-axe-same-look'));
+    const ground = element => {
+        const parts = [];
+        for (let e = element; e; e = e.parentElement) {
+            const s = getComputedStyle(e);
+            parts.push(s.backgroundColor, s.backgroundImage, s.opacity, s.filter,
+                       s.mixBlendMode);
+        }
+        return parts.join('|');
+    };
+    const seen = new Set();
+    for (const pre of document.querySelectorAll('.highlight pre')) {
+        if (!pre.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+        const below = ground(pre);
+        for (const span of pre.children) {
+            if (!span.checkVisibility({opacityProperty: true, visibilityProperty: true}))
+                continue;
+            const s = getComputedStyle(span);
+            const look = [below, s.color, s.fontSize, s.fontWeight, s.textShadow, s.opacity,
+                          s.backgroundColor, s.backgroundImage, s.filter].join('|');
+            if (seen.has(look)) span.setAttribute('data-axe-same-look', '');
+            else seen.add(look);
+        }
+    }
+    axe.configure({rules: [{id: 'color-contrast', selector: ':not([data-axe-same-look])'}]});
     const result = await axe.run(document, {resultTypes: ['violations']});
     return result.violations
         .filter(v => ['serious', 'critical'].includes(v.impact))
@@ -118,13 +156,19 @@ class PageVisit:
         CPU on a long chapter (colour contrast over thousands of code tokens), so the
         accessibility test and the self-check test share it. ``resultTypes`` keeps every rule
         and every violating node; it only stops axe from describing each of the thousands of
-        nodes that pass (a third of the run, and megabytes sent back to Python).
+        nodes that pass (a third of the run, and megabytes sent back to Python). Colour
+        contrast checks one code token span per look (``AXE_PROBLEMS``): 13-17 s of CPU
+        became 8.5 on chapter 17.
         """
         if self._axe is None:
-            if not self.page.evaluate("() => Boolean(window.axe)"):
-                self.page.add_script_tag(content=_axe_js())
+            self.add_axe()
             self._axe = self.page.evaluate(AXE_PROBLEMS)
         return self._axe
+
+    def add_axe(self) -> None:
+        """Put axe-core on the page, once."""
+        if not self.page.evaluate("() => Boolean(window.axe)"):
+            self.page.add_script_tag(content=_axe_js())
 
     def changed(self) -> None:
         """A test changed the page: the next ``axe()`` runs axe again."""
@@ -490,3 +534,61 @@ def test_page_explorers_come_alive(visit, path):
 def test_every_explorer_has_a_page_version():
     chapters = " ".join((ROOT / p).with_suffix(".md").read_text() for p in PAGES)
     assert chapters.count("page_view(") >= 8
+
+
+#: The classes the book's pygments style colours or styles, in either theme.
+STYLE_CLASS = re.compile(r'html\[data-theme="(?:light|dark)"\] \.highlight \.([\w-]+) \{')
+#: One span per token class (and one of unclassed text) appended to the first visible code
+#: cell, colour contrast run over those spans alone, in the given theme; the theme and the
+#: cell are restored before returning. Returns each probe's outcome (violation, incomplete
+#: or pass) with axe's message.
+TOKEN_PROBE = """async ([classes, theme]) => {
+    const visible = e => e.checkVisibility({opacityProperty: true, visibilityProperty: true});
+    const pre = [...document.querySelectorAll('div.cell_input div.highlight pre')]
+        .find(visible);
+    const html = document.documentElement;
+    const before = html.dataset.theme;
+    const probes = ['', ...classes].map(name => {
+        const span = document.createElement('span');
+        if (name) span.className = name;
+        span.dataset.tokenProbe = name || '(text)';
+        span.textContent = 'x = 0.5 ';
+        return span;
+    });
+    pre.append('\\n', ...probes);
+    try {
+        html.dataset.theme = theme;
+        const result = await axe.run({include: [['[data-token-probe]']]},
+                                     {runOnly: {type: 'rule', values: ['color-contrast']}});
+        const outcome = {};
+        for (const kind of ['violations', 'incomplete', 'passes'])
+            for (const rule of result[kind])
+                for (const node of rule.nodes) {
+                    const probe = document.querySelector(node.target[0]).dataset.tokenProbe;
+                    outcome[probe] = [kind, node.failureSummary || ''];
+                }
+        return outcome;
+    } finally {
+        probes.forEach(span => span.remove());
+        pre.lastChild.remove();  // the line break
+        html.dataset.theme = before;
+    }
+}"""
+
+
+@pytest.mark.parametrize("path", [_page_param(CODE_PAGE)])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_code_token_colours_have_enough_contrast(visit, built_html, path, theme):
+    """Every token class of the book's code style (``_static/pygments.css``), in light and dark
+    mode, reaches axe's colour contrast in a real code cell (4.5:1 for code's normal-size
+    text), used by a page or not. The pages' axe run checks one code token per look, so this
+    is what guarantees the colours of tokens a future page may use."""
+    css = (built_html / "_static" / "pygments.css").read_text()
+    classes = sorted(set(STYLE_CLASS.findall(css)))
+    assert len(classes) > 50, f"the style's token classes were not found: {classes}"
+    loaded = visit(path)
+    loaded.add_axe()
+    outcome = loaded.page.evaluate(TOKEN_PROBE, [classes, theme])
+    assert set(outcome) == {"(text)", *classes}, f"axe did not check {set(classes) - set(outcome)}"
+    poor = {name: found for name, found in outcome.items() if found[0] != "passes"}
+    assert not poor, f"{theme} mode: {poor}"
