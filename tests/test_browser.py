@@ -573,7 +573,7 @@ TOKEN_PROBE = """async ([classes, theme]) => {
     } finally {
         probes.forEach(span => span.remove());
         pre.lastChild.remove();  // the line break
-        html.dataset.theme = before;
+        if (before === undefined) delete html.dataset.theme; else html.dataset.theme = before;
     }
 }"""
 
