@@ -129,12 +129,14 @@ def site(built_html):
 class PageVisit:
     """One page load with its console errors, failed local requests and the live page."""
 
-    def __init__(self, browser, base: str, path: str):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+    def __init__(self, browser, base: str, path: str, context=None):
+        """Load ``path`` in a context of its own, or in ``context`` (left open by ``close``)."""
+        self.own_context = context is None
+        self.context = context or browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
         # A page is idle within about 2 s here; the other xdist worker can starve it of CPU
         # for a while (a JVM starting, a venv installing), so waits get two minutes, not 30 s.
-        self.context.set_default_timeout(PAGE_TIMEOUT_MS)
-        self.page = self.context.new_page()
+        self.page.set_default_timeout(PAGE_TIMEOUT_MS)
         self.console_errors: list[str] = []
         self.failed_local: list[str] = []
         self.outside: list[str] = []  # requests to other sites than MathJax's CDN
@@ -211,7 +213,10 @@ class PageVisit:
             self.failed_local.append(f"{response.status} {response.url}")
 
     def close(self):
-        self.context.close()
+        if self.own_context:
+            self.context.close()
+        else:
+            self.page.close()
 
 
 def _page_param(path: str):
@@ -229,13 +234,21 @@ NOTEBOOK_PARAMS = [
 
 @pytest.fixture(scope="session")
 def visit(browser, site):
-    """Load a page once (on first use) and keep it open; tests inspect the loaded page."""
+    """Load a page once (on first use) and keep it open; tests inspect the loaded page.
+
+    The pages share one browser context, as a reader's tabs do: the theme's scripts and
+    styles and MathJax come from its cache, compiled once (the intro's load cost 2.2 s of
+    CPU in a context of its own, 0.7 s in one that had loaded a page before). No page
+    test writes storage or cookies; the tests that need a fresh page of their own (lazy
+    formulas, search) still open their own context.
+    """
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     loaded = {}
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
 
     def load(path: str) -> PageVisit:
         if path not in loaded:
-            page_visit = PageVisit(browser, site, path)
+            page_visit = PageVisit(browser, site, path, context=context)
             if path in MATH_PAGES:
                 page_visit.page.wait_for_function(
                     "() => window.MathJax && MathJax.startup && MathJax.startup.promise"
@@ -258,6 +271,7 @@ def visit(browser, site):
     yield load
     for page_visit in loaded.values():
         page_visit.close()
+    context.close()
 
 
 # The fixtures are session-scoped: under xdist a worker runs page groups of this file between
