@@ -36,6 +36,9 @@ PAGES = [
     if not path.startswith("chapters/api/") or path in API_SAMPLE
 ]
 PAGE_TIMEOUT_MS = 120_000
+#: The shortest chapter with code cells: the code line widths and the code token colours are
+#: checked on it.
+CODE_PAGE = "chapters/13-choosing-a-metric.html"
 MATH_PAGES = {"chapters/notation.html", "chapters/01-confusion-matrix.html"}
 LOAD_ALL_IMAGES = """async () => {
     const images = [...document.querySelectorAll('img[loading="lazy"]')];
@@ -55,7 +58,43 @@ TYPESET_ALL = """async () => {
 
 #: Which DOM nodes each serious or critical violation is on, and whether the node is inside a
 #: quick self-check's form (the self-check test reports those, the page's axe test all).
+#:
+#: Every rule runs over the whole document, with one saving in colour contrast, the costliest
+#: rule: a chapter's code cells hold thousands of token spans (60-70 % of its elements) in a few
+#: dozen looks. A token span whose look (its colour, size, weight, shadow, opacity and
+#: background, and the backgrounds, opacities and filters of every ancestor of its code block)
+#: repeats that of a visible span checked before it is marked, and colour contrast skips marked
+#: elements; the first visible span of each look, on this page, in its own code block, is
+#: checked as before. Spans with the same look have the same contrast, so a poor token colour
+#: still fails where it appears (test_code_token_colours_have_enough_contrast checks every
+#: token class of the style, in light and dark mode, whether a page uses it or not).
 AXE_PROBLEMS = """async () => {
+    document.querySelectorAll('[data-axe-same-look]')
+        .forEach(e => e.removeAttribute('data-axe-same-look'));
+    const ground = element => {
+        const parts = [];
+        for (let e = element; e; e = e.parentElement) {
+            const s = getComputedStyle(e);
+            parts.push(s.backgroundColor, s.backgroundImage, s.opacity, s.filter,
+                       s.mixBlendMode);
+        }
+        return parts.join('|');
+    };
+    const seen = new Set();
+    for (const pre of document.querySelectorAll('.highlight pre')) {
+        if (!pre.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+        const below = ground(pre);
+        for (const span of pre.children) {
+            if (!span.checkVisibility({opacityProperty: true, visibilityProperty: true}))
+                continue;
+            const s = getComputedStyle(span);
+            const look = [below, s.color, s.fontSize, s.fontWeight, s.textShadow, s.opacity,
+                          s.backgroundColor, s.backgroundImage, s.filter].join('|');
+            if (seen.has(look)) span.setAttribute('data-axe-same-look', '');
+            else seen.add(look);
+        }
+    }
+    axe.configure({rules: [{id: 'color-contrast', selector: ':not([data-axe-same-look])'}]});
     const result = await axe.run(document, {resultTypes: ['violations']});
     return result.violations
         .filter(v => ['serious', 'critical'].includes(v.impact))
@@ -90,12 +129,14 @@ def site(built_html):
 class PageVisit:
     """One page load with its console errors, failed local requests and the live page."""
 
-    def __init__(self, browser, base: str, path: str):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+    def __init__(self, browser, base: str, path: str, context=None):
+        """Load ``path`` in a context of its own, or in ``context`` (left open by ``close``)."""
+        self.own_context = context is None
+        self.context = context or browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
         # A page is idle within about 2 s here; the other xdist worker can starve it of CPU
         # for a while (a JVM starting, a venv installing), so waits get two minutes, not 30 s.
-        self.context.set_default_timeout(PAGE_TIMEOUT_MS)
-        self.page = self.context.new_page()
+        self.page.set_default_timeout(PAGE_TIMEOUT_MS)
         self.console_errors: list[str] = []
         self.failed_local: list[str] = []
         self.outside: list[str] = []  # requests to other sites than MathJax's CDN
@@ -118,13 +159,19 @@ class PageVisit:
         CPU on a long chapter (colour contrast over thousands of code tokens), so the
         accessibility test and the self-check test share it. ``resultTypes`` keeps every rule
         and every violating node; it only stops axe from describing each of the thousands of
-        nodes that pass (a third of the run, and megabytes sent back to Python).
+        nodes that pass (a third of the run, and megabytes sent back to Python). Colour
+        contrast checks one code token span per look (``AXE_PROBLEMS``): 13-17 s of CPU
+        became 8.5 on chapter 17.
         """
         if self._axe is None:
-            if not self.page.evaluate("() => Boolean(window.axe)"):
-                self.page.add_script_tag(content=_axe_js())
+            self.add_axe()
             self._axe = self.page.evaluate(AXE_PROBLEMS)
         return self._axe
+
+    def add_axe(self) -> None:
+        """Put axe-core on the page, once."""
+        if not self.page.evaluate("() => Boolean(window.axe)"):
+            self.page.add_script_tag(content=_axe_js())
 
     def changed(self) -> None:
         """A test changed the page: the next ``axe()`` runs axe again."""
@@ -166,7 +213,10 @@ class PageVisit:
             self.failed_local.append(f"{response.status} {response.url}")
 
     def close(self):
-        self.context.close()
+        if self.own_context:
+            self.context.close()
+        else:
+            self.page.close()
 
 
 def _page_param(path: str):
@@ -184,13 +234,21 @@ NOTEBOOK_PARAMS = [
 
 @pytest.fixture(scope="session")
 def visit(browser, site):
-    """Load a page once (on first use) and keep it open; tests inspect the loaded page."""
+    """Load a page once (on first use) and keep it open; tests inspect the loaded page.
+
+    The pages share one browser context, as a reader's tabs do: the theme's scripts and
+    styles and MathJax come from its cache, compiled once (the intro's load cost 2.2 s of
+    CPU in a context of its own, 0.7 s in one that had loaded a page before). No page
+    test writes storage or cookies; the tests that need a fresh page of their own (lazy
+    formulas, search) still open their own context.
+    """
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     loaded = {}
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
 
     def load(path: str) -> PageVisit:
         if path not in loaded:
-            page_visit = PageVisit(browser, site, path)
+            page_visit = PageVisit(browser, site, path, context=context)
             if path in MATH_PAGES:
                 page_visit.page.wait_for_function(
                     "() => window.MathJax && MathJax.startup && MathJax.startup.promise"
@@ -213,6 +271,7 @@ def visit(browser, site):
     yield load
     for page_visit in loaded.values():
         page_visit.close()
+    context.close()
 
 
 # The fixtures are session-scoped: under xdist a worker runs page groups of this file between
@@ -306,11 +365,12 @@ def test_code_cells_do_not_scroll_sideways(visit, path):
 
 @pytest.fixture(scope="session")
 def line_page(browser, site):
-    """Chapter 7 (long code cells) loaded once; each width test resizes the window."""
+    """A chapter with code cells loaded once; each width test resizes the window (the probe
+    line is the test's own: the shortest such chapter costs least to load and lay out)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site) else r.abort())
-    page.goto(f"{site}/chapters/07-kappa-mcc.html", wait_until="load")
+    page.goto(f"{site}/{CODE_PAGE}", wait_until="load")
     yield page
     context.close()
 
@@ -353,9 +413,9 @@ def test_table_cells_have_padding_and_numbers_align_right(visit, path):
             numbers_seen += 1
     if path == TABLE_PAGE:
         assert numbers_seen > 20, "the chapter's confusion tables should have been checked"
-        # a close-up of a confusion table, to look at
-        table = visit(path).page.locator("table.confusion-table").first
-        table.screenshot(path=str(SCREENSHOTS / "confusion-table-closeup.png"))
+        if TAKE_SCREENSHOTS:  # a close-up of a confusion table, to look at
+            table = visit(path).page.locator("table.confusion-table").first
+            table.screenshot(path=str(SCREENSHOTS / "confusion-table-closeup.png"))
 
 
 @pytest.mark.parametrize("path", PAGE_PARAMS)
@@ -490,3 +550,61 @@ def test_page_explorers_come_alive(visit, path):
 def test_every_explorer_has_a_page_version():
     chapters = " ".join((ROOT / p).with_suffix(".md").read_text() for p in PAGES)
     assert chapters.count("page_view(") >= 8
+
+
+#: The classes the book's pygments style colours or styles, in either theme.
+STYLE_CLASS = re.compile(r'html\[data-theme="(?:light|dark)"\] \.highlight \.([\w-]+) \{')
+#: One span per token class (and one of unclassed text) appended to the first visible code
+#: cell, colour contrast run over those spans alone, in the given theme; the theme and the
+#: cell are restored before returning. Returns each probe's outcome (violation, incomplete
+#: or pass) with axe's message.
+TOKEN_PROBE = """async ([classes, theme]) => {
+    const visible = e => e.checkVisibility({opacityProperty: true, visibilityProperty: true});
+    const pre = [...document.querySelectorAll('div.cell_input div.highlight pre')]
+        .find(visible);
+    const html = document.documentElement;
+    const before = html.dataset.theme;
+    const probes = ['', ...classes].map(name => {
+        const span = document.createElement('span');
+        if (name) span.className = name;
+        span.dataset.tokenProbe = name || '(text)';
+        span.textContent = 'x = 0.5 ';
+        return span;
+    });
+    pre.append('\\n', ...probes);
+    try {
+        html.dataset.theme = theme;
+        const result = await axe.run({include: [['[data-token-probe]']]},
+                                     {runOnly: {type: 'rule', values: ['color-contrast']}});
+        const outcome = {};
+        for (const kind of ['violations', 'incomplete', 'passes'])
+            for (const rule of result[kind])
+                for (const node of rule.nodes) {
+                    const probe = document.querySelector(node.target[0]).dataset.tokenProbe;
+                    outcome[probe] = [kind, node.failureSummary || ''];
+                }
+        return outcome;
+    } finally {
+        probes.forEach(span => span.remove());
+        pre.lastChild.remove();  // the line break
+        if (before === undefined) delete html.dataset.theme; else html.dataset.theme = before;
+    }
+}"""
+
+
+@pytest.mark.parametrize("path", [_page_param(CODE_PAGE)])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_code_token_colours_have_enough_contrast(visit, built_html, path, theme):
+    """Every token class of the book's code style (``_static/pygments.css``), in light and dark
+    mode, reaches axe's colour contrast in a real code cell (4.5:1 for code's normal-size
+    text), used by a page or not. The pages' axe run checks one code token per look, so this
+    is what guarantees the colours of tokens a future page may use."""
+    css = (built_html / "_static" / "pygments.css").read_text()
+    classes = sorted(set(STYLE_CLASS.findall(css)))
+    assert len(classes) > 50, f"the style's token classes were not found: {classes}"
+    loaded = visit(path)
+    loaded.add_axe()
+    outcome = loaded.page.evaluate(TOKEN_PROBE, [classes, theme])
+    assert set(outcome) == {"(text)", *classes}, f"axe did not check {set(classes) - set(outcome)}"
+    poor = {name: found for name, found in outcome.items() if found[0] != "passes"}
+    assert not poor, f"{theme} mode: {poor}"
