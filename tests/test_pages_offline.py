@@ -146,6 +146,18 @@ def test_code_blocks_lose_only_the_spans_painted_in_the_blocks_own_colour():
     assert page_code.lean_code(page, set()) == page
 
 
+def test_icon_script_is_dropped_and_its_font_kept():
+    """``fontawesome.js`` goes; the stylesheet that declares the icon font stays."""
+    head = (
+        '<link href="../_static/styles/pydata-sphinx-theme.css?digest=1" rel="stylesheet" />\n'
+        '<script defer src="../_static/scripts/fontawesome.js?digest=1"></script>\n'
+        '<script defer src="../_static/scripts/bootstrap.js?digest=1"></script>\n'
+    )
+    out = page_head.drop_icon_script(head)
+    assert "fontawesome.js" not in out
+    assert "pydata-sphinx-theme.css" in out and "bootstrap.js" in out
+
+
 def test_description_is_front_matter_else_first_prose_paragraph():
     from docutils.core import publish_doctree
 
@@ -233,9 +245,10 @@ def test_images_are_sized_and_load_lazily_below_the_first(built_html):
 
 @pytest.mark.slow
 def test_no_page_blocks_on_a_script_it_does_not_use(built_html):
-    """The explorers' and self-checks' files are only on the pages that use them, and no
-    script blocks parsing but ``documentation_options.js`` (the head's inline scripts use it
-    at once; the search page needs its index at once)."""
+    """The explorers' and self-checks' files are only on the pages that use them, the
+    theme's icon script on none, and no script blocks parsing but
+    ``documentation_options.js`` (the head's inline scripts use it at once; the search page
+    needs its index at once)."""
     seen_with, seen_without = 0, 0
     for page in _pages(built_html):
         text = page.read_text(encoding="utf-8")
@@ -247,6 +260,8 @@ def test_no_page_blocks_on_a_script_it_does_not_use(built_html):
         }
         for name, marker in page_head.PAGE_ASSETS.items():
             assert (name in loaded) == (marker in body), f"{page.name}: {name}"
+        # the theme's stylesheet draws the icons with its font; the SVG script is not needed
+        assert "fontawesome.js" not in loaded, f"{page.name}: fontawesome.js"
         blocking = {
             script["src"].rsplit("/", 1)[-1].split("?")[0]
             for script in head.scripts
