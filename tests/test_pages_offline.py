@@ -173,6 +173,24 @@ def test_description_is_front_matter_else_first_prose_paragraph():
     assert page_head.page_description(doctree, {"description": "Given."}) == "Given."
 
 
+def test_chapters_that_query_duckdb_turn_its_progress_bar_off():
+    """In Jupyter DuckDB draws a query that runs over 2 s as an ipywidgets progress bar, and
+    a page with a widget view carries its state and the CDN loaders (chapter 17 did on a
+    loaded machine). Every chapter that queries DuckDB turns the bar off before its first
+    query."""
+    setting = 'duckdb.execute("SET enable_progress_bar = false")'
+    chapters = [src for src in toc_files() if "import duckdb" in src.read_text()]
+    assert chapters, "chapter 17 queries DuckDB"
+    for src in chapters:
+        text = src.read_text()
+        first = min(
+            text.find(call, text.find("import duckdb"))
+            for call in ("duckdb.execute(", "duckdb.sql(", "duckdb.query(")
+            if call in text
+        )
+        assert text.find(setting) == first, f"{src.name}: a query before {setting}"
+
+
 # --- every page of the built book ---------------------------------------------------------
 
 
