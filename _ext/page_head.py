@@ -20,6 +20,12 @@ description.
   keeps their order (not on the search page, whose search scripts run at once and need
   ``doctools.js`` first). The theme's search scripts (the whole book's index among them) get
   ``defer`` too, once the pages are written. None of them blocks the first paint.
+- **Icons.** The theme loads Font Awesome twice: its stylesheet carries the icon font's CSS
+  (``.fa-sun:before`` and the ``@font-face`` rules), and ``fontawesome.js`` (540 kB) replaces
+  every ``<i class="fa-...">`` by an inline SVG and then watches every change of the page for
+  more. On a phone that script was the theme's costliest (seconds of main-thread work at
+  Lighthouse's 4x slowdown, more on pages where MathJax typesets as the reader scrolls). The
+  pages drop it: the same icons are drawn by the font the stylesheet already declares.
 - **Description.** Every page gets ``<meta name="description">``: the front matter's
   ``description`` when there is one, else the page's first paragraph of prose (shortened to
   about 160 characters); pages without a body (index, search) get the book's.
@@ -169,6 +175,17 @@ def _add_description(app, pagename, templatename, context, doctree) -> None:
     _trim_scripts_and_styles(context, defer=pagename != "search")
 
 
+ICON_SCRIPT = re.compile(
+    r'<script defer src="(?:\.\./)*_static/scripts/fontawesome\.js[^"]*"></script>\n?'
+)
+
+
+def drop_icon_script(page_html: str) -> str:
+    """``page_html`` without the theme's ``fontawesome.js`` (the stylesheet's font draws the
+    icons)."""
+    return ICON_SCRIPT.sub("", page_html)
+
+
 def defer_search_scripts(page_html: str) -> str:
     """``page_html`` with the theme's search scripts loading after the document is parsed."""
     for name in SEARCH_SCRIPTS:
@@ -184,10 +201,10 @@ def _defer_search(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     for page in Path(app.outdir).rglob("*.html"):
-        if page.name == "search.html":  # the search page needs its index at once
-            continue
         text = page.read_text(encoding="utf-8")
-        deferred = defer_search_scripts(text)
+        deferred = drop_icon_script(text)
+        if page.name != "search.html":  # the search page needs its index at once
+            deferred = defer_search_scripts(deferred)
         if deferred != text:
             page.write_text(deferred, encoding="utf-8")
 

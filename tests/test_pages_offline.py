@@ -1,8 +1,9 @@
 """Pages that ask no other site for anything but MathJax, describe themselves, and are light
 on a phone (issue 25, items 2 and 3).
 
-The fast tests check the two Sphinx extensions behind this (``_ext/page_head.py``,
-``_ext/page_images.py``) on small inputs; the slow ones check every page of the built book.
+The fast tests check the Sphinx extensions behind this (``_ext/page_head.py``,
+``_ext/page_images.py``, ``_ext/page_code.py``) on small inputs; the slow ones check every
+page of the built book.
 The browser tests (``test_browser.py``) check the same pages' requests and console live.
 """
 
@@ -17,6 +18,7 @@ import pytest
 from chapter_runner import ROOT, toc_files
 
 sys.path.insert(0, str(ROOT / "_ext"))
+import page_code
 import page_head
 import page_images
 
@@ -109,6 +111,53 @@ def test_images_get_their_size_and_all_but_the_first_load_lazily(tmp_path):
     assert tags[0].endswith("/>") and tags[1].endswith('async">')
 
 
+PYGMENTS_CSS = """
+html[data-theme="light"] .highlight .n { color: #080808 }
+html[data-theme="light"] .highlight .k { color: #8045E5; font-weight: bold }
+html[data-theme="light"] .highlight .p { color: #080808 }
+html[data-theme="light"] .highlight .o { color: #00622F }
+html[data-theme="light"] .highlight { background: #fefefe; color: #080808 }
+html[data-theme="dark"] .highlight .n { color: #F8F8F2 }
+html[data-theme="dark"] .highlight .k { color: #F8F8F2 }
+html[data-theme="dark"] .highlight .p { color: #F8F8F2 }
+html[data-theme="dark"] .highlight .o { color: #F8F8F2 }
+html[data-theme="dark"] .highlight { background: #2b2b2b; color: #F8F8F2 }
+"""
+
+
+def test_code_blocks_lose_only_the_spans_painted_in_the_blocks_own_colour():
+    """A token class is unwrapped only when every theme paints it in the block's colour and
+    nothing else (``k`` is bold in light, ``o`` green in light); the text stays the same."""
+    plain = page_code.plain_tokens(PYGMENTS_CSS)
+    assert plain == {"n", "p"}
+    code = (
+        '<div class="highlight"><pre><span></span><span class="k">if</span> '
+        '<span class="n">x</span><span class="p">[</span><span class="mi">0</span>'
+        '<span class="p">]</span> <span class="o">&gt;</span> <span class="n">y</span>'
+        "</pre></div>"
+    )
+    page = f'<p><span class="n">prose</span></p>{code}<span></span>'
+    out = page_code.lean_code(page, plain)
+    assert out == (
+        '<p><span class="n">prose</span></p><div class="highlight"><pre>'
+        '<span class="k">if</span> x[<span class="mi">0</span>] '
+        '<span class="o">&gt;</span> y</pre></div><span></span>'
+    )
+    assert page_code.lean_code(page, set()) == page
+
+
+def test_icon_script_is_dropped_and_its_font_kept():
+    """``fontawesome.js`` goes; the stylesheet that declares the icon font stays."""
+    head = (
+        '<link href="../_static/styles/pydata-sphinx-theme.css?digest=1" rel="stylesheet" />\n'
+        '<script defer src="../_static/scripts/fontawesome.js?digest=1"></script>\n'
+        '<script defer src="../_static/scripts/bootstrap.js?digest=1"></script>\n'
+    )
+    out = page_head.drop_icon_script(head)
+    assert "fontawesome.js" not in out
+    assert "pydata-sphinx-theme.css" in out and "bootstrap.js" in out
+
+
 def test_description_is_front_matter_else_first_prose_paragraph():
     from docutils.core import publish_doctree
 
@@ -122,6 +171,24 @@ def test_description_is_front_matter_else_first_prose_paragraph():
     assert text.startswith("The opening paragraph of the page says")
     assert len(text) <= page_head.DESCRIPTION_LENGTH and text.endswith("…")
     assert page_head.page_description(doctree, {"description": "Given."}) == "Given."
+
+
+def test_chapters_that_query_duckdb_turn_its_progress_bar_off():
+    """In Jupyter DuckDB draws a query that runs over 2 s as an ipywidgets progress bar, and
+    a page with a widget view carries its state and the CDN loaders (chapter 17 did on a
+    loaded machine). Every chapter that queries DuckDB turns the bar off before its first
+    query."""
+    setting = 'duckdb.execute("SET enable_progress_bar = false")'
+    chapters = [src for src in toc_files() if "import duckdb" in src.read_text()]
+    assert chapters, "chapter 17 queries DuckDB"
+    for src in chapters:
+        text = src.read_text()
+        first = min(
+            text.find(call, text.find("import duckdb"))
+            for call in ("duckdb.execute(", "duckdb.sql(", "duckdb.query(")
+            if call in text
+        )
+        assert text.find(setting) == first, f"{src.name}: a query before {setting}"
 
 
 # --- every page of the built book ---------------------------------------------------------
@@ -196,9 +263,10 @@ def test_images_are_sized_and_load_lazily_below_the_first(built_html):
 
 @pytest.mark.slow
 def test_no_page_blocks_on_a_script_it_does_not_use(built_html):
-    """The explorers' and self-checks' files are only on the pages that use them, and no
-    script blocks parsing but ``documentation_options.js`` (the head's inline scripts use it
-    at once; the search page needs its index at once)."""
+    """The explorers' and self-checks' files are only on the pages that use them, the
+    theme's icon script on none, and no script blocks parsing but
+    ``documentation_options.js`` (the head's inline scripts use it at once; the search page
+    needs its index at once)."""
     seen_with, seen_without = 0, 0
     for page in _pages(built_html):
         text = page.read_text(encoding="utf-8")
@@ -210,6 +278,8 @@ def test_no_page_blocks_on_a_script_it_does_not_use(built_html):
         }
         for name, marker in page_head.PAGE_ASSETS.items():
             assert (name in loaded) == (marker in body), f"{page.name}: {name}"
+        # the theme's stylesheet draws the icons with its font; the SVG script is not needed
+        assert "fontawesome.js" not in loaded, f"{page.name}: fontawesome.js"
         blocking = {
             script["src"].rsplit("/", 1)[-1].split("?")[0]
             for script in head.scripts
@@ -223,6 +293,28 @@ def test_no_page_blocks_on_a_script_it_does_not_use(built_html):
         else:
             seen_without += 1
     assert seen_with >= 7 and seen_without > 10
+
+
+@pytest.mark.slow
+def test_code_blocks_carry_no_span_that_paints_nothing(built_html):
+    """No code block keeps a name, punctuation or whitespace span (the theme paints them in
+    the block's own colour, so they only cost a phone layout time), and the chapters' code
+    cells stay small: at most 1,500 elements of code input on any page (chapter 14 had 3,005)."""
+    plain = page_code.plain_tokens((built_html / "_static" / "pygments.css").read_text())
+    assert {"n", "p", "w"} <= plain, f"the theme colours names or punctuation: {plain}"
+    leftover = re.compile(r'<span class="(?:n|p|w)">|^<span></span>')
+    for page in _pages(built_html):
+        for block in page_code.BLOCK.finditer(page.read_text(encoding="utf-8")):
+            found = leftover.search(block.group(2))
+            assert not found, f"{page.name}: {found.group(0)} in {block.group(2)[:80]!r}"
+    chapter = (built_html / "chapters" / "14-scores-and-thresholds.html").read_text()
+    inputs = re.findall(r'<div class="cell_input.*?</pre>', chapter, re.DOTALL)
+    assert len(inputs) > 20 and 'class="k"' in chapter, "the code cells are still highlighted"
+    for src in toc_files():
+        page = built_html / src.relative_to(ROOT).with_suffix(".html")
+        blocks = re.findall(r'<div class="cell_input.*?</pre>', page.read_text(), re.DOTALL)
+        elements = sum(block.count("<") - block.count("</") for block in blocks)
+        assert elements <= 1_500, f"{page.name}: {elements} elements in code cells"
 
 
 # --- the Lighthouse bench's own parts (the audit itself runs in `make bench` only) ---------
