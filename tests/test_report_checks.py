@@ -154,6 +154,29 @@ def test_macro_auc_delong_is_delong_for_two_classes_and_near_the_bootstrap():
     )
 
 
+def test_macro_auc_delong_terms_equal_the_pairs_definition():
+    """Each item's first-order term z from its O(P N) pairs in every column (ties one half)."""
+    from clfmetrics._macro_auc import _delong_terms
+
+    rng = np.random.default_rng(12)
+    n_items, n = 300, 4
+    y = np.r_[np.arange(n), rng.integers(0, n, n_items - n)]
+    proba = np.round(rng.dirichlet(np.ones(n), n_items), 1)  # many ties within and across
+    support = np.bincount(y, minlength=n)
+    z = np.zeros(n_items)
+    aucs = []
+    for k in range(n):
+        s, pos = proba[:, k], y == k
+        psi = (s[:, None] > s[None, :]) + 0.5 * (s[:, None] == s[None, :])  # psi[i, j]: i over j
+        v10 = psi[:, ~pos].mean(axis=1)  # share of the negatives that item i outscores
+        v01 = psi[pos, :].mean(axis=0)  # share of the positives that outscore item j
+        aucs.append(v10[pos].mean())
+        z += np.where(pos, v10 / support[k], v01 / (n_items - support[k]))
+    estimate, got = _delong_terms(y, proba, support)
+    assert estimate == pytest.approx(np.mean(aucs), abs=1e-14)
+    np.testing.assert_allclose(got, z / n, rtol=0, atol=1e-14)
+
+
 def test_balanced_accuracy_is_macro_recall_by_name():
     from sklearn.metrics import balanced_accuracy_score
 
