@@ -373,13 +373,9 @@ def _scores(args, cols):
             f"the --proba columns are named like the classes but listed in another order; "
             f"list them in the class order: {shown}"
         )
-    # One (N, n) matrix filled column by column, each file column released once copied: the
-    # peak is the matrix and one column, not the columns and their stack (10**7 rows of 5
-    # classes: 480 MB, not 800 MB, and 400 MB from here on).
-    proba = np.empty((cols.lines.size, len(names)))
-    for k, name in enumerate(names):
-        last = name not in names[k + 1 :]  # a column named twice is released after its last use
-        proba[:, k] = cols.numbers.pop(name) if last else cols.numbers[name]
+    proba = np.empty((cols.lines.size, len(names)))  # filled as each file column is released
+    for k, name in enumerate(names):  # (a column named twice: after its last use)
+        proba[:, k] = cols.numbers.pop(name) if name not in names[k + 1 :] else cols.numbers[name]
     sums = proba.sum(axis=1)
     off = np.abs(sums - 1)
     if off.max() > ROUNDING:
@@ -388,11 +384,8 @@ def _scores(args, cols):
             f"{args.file}, line {cols.lines[k]}: the --proba columns sum to {sums[k]:.4g}, not 1"
         )
     if off.max() > 1e-6:
-        print(
-            f"clfmetrics: note: --proba rows rescaled to sum to 1 (largest deviation "
-            f"{off.max():.2g}, rounding in the file)",
-            file=sys.stderr,
-        )
+        note = f"largest deviation {off.max():.2g}, rounding in the file"
+        print(f"clfmetrics: note: --proba rows rescaled to sum to 1 ({note})", file=sys.stderr)
         proba /= sums[:, None]  # in place: the same quotients, no second matrix
     return proba, None
 
