@@ -316,6 +316,7 @@ def main(argv=None) -> int:
     print_table("AUC intervals, 1,000 distinct scores", results["auc"]["distinct"])
     print_table("AUC intervals, continuous scores", results["auc"]["continuous"])
     print_table("DeLong versus confidenceinterval", results["auc"]["delong"])
+    print_table("one-vs-rest AP intervals, 5 classes", results["auc"]["proba_ap"])
     print_table("ROC/PR bands, 1,000 distinct scores", results["bands"]["distinct"])
     print_table("ROC/PR bands, continuous scores", results["bands"]["continuous"])
     print_table("exact intervals, one call, versus scipy's binomtest per class", results["exact"])

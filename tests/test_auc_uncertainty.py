@@ -146,9 +146,13 @@ def test_delong_interval_stays_in_the_unit_interval():
 # --- the bootstrap ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("counts", [[700, 200, 90, 10], [1] * 40 + [2, 3]])
-def test_both_ways_of_drawing_are_the_multinomial(counts):
+@pytest.mark.parametrize(
+    ("counts", "by_items"),
+    [([700, 200, 90, 10], False), ([1] * 40 + [2, 3], True), ([5, 9, 30, 2, 14] * 12, False)],
+)
+def test_both_ways_of_drawing_are_the_multinomial(counts, by_items):
     counts = np.array(counts)
+    assert ac._by_items(counts) == by_items  # each way is tested
     n, p = counts.sum(), counts / counts.sum()
     x = ac._draw(counts, 40_000, np.random.default_rng(2))
     assert (x.sum(axis=1) == n).all() and (x >= 0).all()
@@ -157,6 +161,55 @@ def test_both_ways_of_drawing_are_the_multinomial(counts):
     cov = n * (np.diag(p) - np.outer(p, p))
     scale = np.sqrt(np.outer(np.diag(cov), np.diag(cov)) * 2 / len(x))
     assert (np.abs(np.cov(x.T) - cov) < 6 * scale + 1e-9).all()
+
+
+def test_the_poisson_draw_redraws_rows_over_the_total_and_tops_up_the_others():
+    class Scripted:
+        """Poisson rows from a script (the first row over the total), the rest numpy's."""
+
+        def __init__(self, rows):
+            self.rows, self.real = list(rows), np.random.default_rng(0)
+
+        def poisson(self, lam, size):
+            return np.array([self.rows.pop(0) for _ in range(size[0])])
+
+        def integers(self, *args, **kwargs):
+            return self.real.integers(*args, **kwargs)
+
+    counts = np.array([40, 30, 30])  # n = 100: the Poisson means sum to 70
+    x = ac._poisson_topped_up(counts, 2, Scripted([[60, 30, 20], [10, 0, 5], [20, 20, 20]]))
+    assert (x.sum(axis=1) == 100).all()
+    # Row 0 was over 100 and was drawn again ([20, 20, 20]); each row only gained items.
+    assert (x[0] >= [20, 20, 20]).all() and (x[1] >= [10, 0, 5]).all()
+
+
+def expand(cells, pos, neg):
+    """Items (scores, is-positive) of one resample's cell counts."""
+    scores = np.r_[np.repeat(cells.pos_group, pos), np.repeat(cells.neg_group, neg)]
+    return np.r_[np.ones(pos.sum(), bool), np.zeros(neg.sum(), bool)], scores
+
+
+@pytest.mark.parametrize("distinct", [None, 6, 40])
+def test_merged_negatives_give_the_same_areas_on_the_same_draws(distinct):
+    rng = np.random.default_rng(41)
+    for _ in range(30):
+        y, s = problem(rng, int(rng.integers(6, 200)), distinct=distinct)
+        cells = ac.cells_of(y, s)
+        merged = ac.merged_negatives(cells)
+        assert merged.neg.sum() == cells.neg.sum()
+        assert merged.neg.size <= min(cells.neg.size, 2 * cells.pos.size + 1)
+        pos, neg = ac._draw(cells.pos, 20, rng), ac._draw(cells.neg, 20, rng)
+        # The same draws, summed over each merged cell.
+        into = np.searchsorted(merged.neg_group, cells.neg_group)
+        summed = np.zeros((20, merged.neg.size), np.int64)
+        np.add.at(summed, (slice(None), into), neg)
+        for metric, reference in (("roc_auc", roc_auc_score), ("average_precision", None)):
+            full = ac.areas(metric, cells, pos, neg)
+            assert np.array_equal(ac.areas(metric, merged, pos, summed), full)
+            for b in range(3):  # the definitions on the resampled items themselves
+                yy, ss = expand(cells, pos[b], neg[b])
+                ref = (reference or average_precision_score)(yy, ss)
+                assert full[b] == pytest.approx(ref, abs=1e-12)
 
 
 def item_bootstrap(y, s, size, rng, metric):

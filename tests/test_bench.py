@@ -50,6 +50,8 @@ def test_quick_benchmark_runs(tmp_path):
     memory = results["memory"]  # issue 26: many classes and many rows, against 1 GB
     assert len(memory) == 5 and all(r["seconds"] > 0 and r["memory_ratio"] > 0 for r in memory)
     assert all(r["under_limit"] for r in memory), memory
+    (ap,) = auc["proba_ap"]  # issue 26: the AP bootstraps of a 5-class --proba report
+    assert ap["ap_five_classes_cpu_s"] > 0 and ap["cpu_speedup"] > 1, ap
     (delong,) = auc["delong"]
     assert delong["delong_s"] > 0
     assert delong.get("end_difference", 0) < 1e-4  # the same interval as confidenceinterval

@@ -92,6 +92,19 @@ def matrix_problems(count=120, seed=11):
         yield y, p
 
 
+def test_matrix_brier_in_blocks_of_rows_equals_the_whole_matrix():
+    """More rows than one block (2**20 floats): every block's rows are counted once."""
+    rng = np.random.default_rng(26)
+    n_items = 2**20 // 5 * 2 + 77  # two whole blocks and a part
+    y = rng.integers(0, 5, n_items)
+    proba = rng.dirichlet(np.ones(5), n_items)
+    direct = np.mean(((proba - (y[:, None] == np.arange(5))) ** 2).sum(axis=1))
+    assert cm.brier_score(y, proba, labels=list(range(5))) == pytest.approx(direct, rel=1e-12)
+    assert cm.brier_score(y[:-77], proba[:-77], labels=list(range(5))) != pytest.approx(
+        direct, rel=1e-12
+    )
+
+
 def test_matrix_brier_and_log_loss_equal_sklearn():
     """(N, n): the unhalved Brier score (scale_by_half=False) and log loss equal scikit-learn's."""
     for y, p in matrix_problems():

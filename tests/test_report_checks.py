@@ -147,11 +147,70 @@ def test_macro_auc_delong_is_delong_for_two_classes_and_near_the_bootstrap():
     width = delong.high - delong.low
     assert width == pytest.approx(boot.high - boot.low, rel=0.1)
     with pytest.raises(ValueError, match="method must be one of"):
-        macro_auc_interval(y, proba, 0.95, 10, None, "bca")
+        macro_auc_interval(y, proba, 0.95, 10, None, "normal")
     assert (
         macro_auc_interval(np.r_[y[:-1], 3], np.c_[proba, proba[:, 0]], 0.95, 0, None, "delong")
         is None
     )
+
+
+def test_macro_auc_delong_terms_equal_the_pairs_definition():
+    """Each item's first-order term z from its O(P N) pairs in every column (ties one half)."""
+    from clfmetrics._macro_auc import _delong_terms
+
+    rng = np.random.default_rng(12)
+    n_items, n = 300, 4
+    y = np.r_[np.arange(n), rng.integers(0, n, n_items - n)]
+    proba = np.round(rng.dirichlet(np.ones(n), n_items), 1)  # many ties within and across
+    support = np.bincount(y, minlength=n)
+    z = np.zeros(n_items)
+    aucs = []
+    for k in range(n):
+        s, pos = proba[:, k], y == k
+        psi = (s[:, None] > s[None, :]) + 0.5 * (s[:, None] == s[None, :])  # psi[i, j]: i over j
+        v10 = psi[:, ~pos].mean(axis=1)  # share of the negatives that item i outscores
+        v01 = psi[pos, :].mean(axis=0)  # share of the positives that outscore item j
+        aucs.append(v10[pos].mean())
+        z += np.where(pos, v10 / support[k], v01 / (n_items - support[k]))
+    estimate, got = _delong_terms(y, proba, support)
+    assert estimate == pytest.approx(np.mean(aucs), abs=1e-14)
+    np.testing.assert_allclose(got, z / n, rtol=0, atol=1e-14)
+
+
+def test_macro_auc_bca_agrees_with_scipy_bootstrap_of_the_classes():
+    """The classes are scipy's samples: the same jackknife acceleration (to 1e-12), and BCa
+    ends within the Monte Carlo error of two runs of 4,000 resamples."""
+    from scipy import stats
+    from scipy.stats._resampling import _bca_interval
+
+    from clfmetrics._macro_auc import acceleration, macro_auc, macro_auc_interval
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 3, 300)
+    proba = rng.dirichlet(np.ones(3), 300)
+    proba[np.arange(300), y] += 0.4
+    proba = np.round(proba / proba.sum(axis=1, keepdims=True), 2)  # ties
+    proba /= proba.sum(axis=1, keepdims=True)
+    samples = [np.flatnonzero(y == j) for j in range(3)]
+
+    def statistic(*idx, axis=-1):
+        items = np.concatenate([np.atleast_2d(i) for i in idx], axis=-1)
+        return macro_auc(y, proba, np.stack([np.bincount(r, minlength=300) for r in items]))
+
+    support = np.bincount(y)
+    theta_b = np.array([statistic(*[rng.choice(s, s.size) for s in samples])[0] for _ in range(9)])
+    *_, a_hat = _bca_interval(samples, statistic, -1, 0.025, theta_b, None, np)
+    assert abs(a_hat) > 1e-4  # a real acceleration, not 0 on both sides
+    assert acceleration(y, proba, support) == pytest.approx(float(a_hat), abs=1e-12)
+    ours = macro_auc_interval(y, proba, 0.95, 4000, np.random.default_rng(0), "bca")
+    ref = stats.bootstrap(
+        samples, statistic, n_resamples=4000, method="BCa", random_state=1, batch=500
+    ).confidence_interval
+    assert ours.method == "bca, 4000 resamples"
+    low, high = np.ravel(ref.low)[0], np.ravel(ref.high)[0]
+    assert abs(ours.low - low) < 0.006 and abs(ours.high - high) < 0.006
+    one_item = np.vstack([np.c_[proba, np.zeros(300)], [[0, 0, 0, 1.0]]])  # class 3: 1 item
+    assert macro_auc_interval(np.r_[y, 3], one_item, 0.95, 10, rng, "bca") is None
 
 
 def test_balanced_accuracy_is_macro_recall_by_name():

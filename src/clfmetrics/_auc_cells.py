@@ -24,10 +24,11 @@ negatives below and tied with cell ``c``, :math:`T_c` the positives and
 2011) and in ``scipy.stats.bootstrap`` given the two classes as two samples:
 both areas are undefined on a resample without one of the classes, and
 DeLong's variance, too, holds the class sizes fixed. Each class's counts are
-one multinomial draw over its cells when the cells are few (a thousand
-distinct scores among a million items), or ``P`` (``N``) uniform draws of items
-counted into cells when most cells hold one item (continuous scores): both
-give the same multinomial distribution, whichever is cheaper.
+a multinomial draw over its cells: one Poisson variate per cell with a small
+top-up (exact, see :func:`_poisson_topped_up`) when the cells hold several items
+each (rounded probabilities: a thousand distinct scores among a million items),
+or ``P`` (``N``) uniform draws of items counted into cells when most cells hold
+one item (continuous scores), whichever is cheaper.
 
 **BCa.** The jackknife leaves out one item of a cell; all the items of a cell
 give the same value, so the ``N`` jackknife values take one value per cell,
@@ -100,6 +101,11 @@ def cells_of(is_pos: np.ndarray, s: np.ndarray) -> Cells:
     groups = np.union1d(pos_values, neg_values)
     pos_group = np.searchsorted(groups, pos_values)
     neg_group = np.searchsorted(groups, neg_values)
+    return _cells(pos_group, neg_group, pos, neg)
+
+
+def _cells(pos_group, neg_group, pos, neg) -> Cells:
+    """Cells from their groups and counts: where each positive cell sits among the negatives."""
     below = np.searchsorted(neg_group, pos_group, side="left")
     tied = np.where(
         (below < neg_group.size) & (neg_group[np.minimum(below, neg_group.size - 1)] == pos_group),
@@ -107,6 +113,30 @@ def cells_of(is_pos: np.ndarray, s: np.ndarray) -> Cells:
         -1,
     )
     return Cells(pos_group, neg_group, pos, neg, below, tied)
+
+
+def merged_negatives(cells: Cells) -> Cells:
+    """The same cells with the negative cells between two positive cells merged into one.
+
+    Both areas see the negatives only through how many lie below and how many tie
+    with each positive cell, so the negatives strictly between two consecutive
+    positive scores (or below the lowest, or above the highest) count as one cell,
+    and those tied with a positive cell as another: at most ``2 Cp + 1`` negative
+    cells. Sums of multinomial counts are multinomial with the summed shares, so a
+    resample of the merged cells is a resample of the original ones, summed; each
+    merged cell keeps the score group of its highest member.
+    """
+    gap = np.searchsorted(cells.pos_group, cells.neg_group, side="left")
+    inside = gap < cells.pos_group.size
+    on = np.zeros(gap.size, bool)
+    on[inside] = cells.pos_group[gap[inside]] == cells.neg_group[inside]
+    key = 2 * gap + on  # non-decreasing: the negatives are in increasing order of score
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    if starts.size == key.size:
+        return cells
+    last = np.r_[starts[1:], key.size] - 1
+    neg = np.add.reduceat(cells.neg, starts)
+    return _cells(cells.pos_group, cells.neg_group[last], cells.pos, neg)
 
 
 def checked_cells(y_true, scores, pos_label) -> Cells:
@@ -146,17 +176,23 @@ def _negatives_at(cells: Cells, neg: np.ndarray):
 def areas(metric: str, cells: Cells, pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
     """AUC or AP of every resample, from counts ``pos`` (B, Cp) and ``neg`` (B, Cn)."""
     n_pos, n_neg = cells.sizes
-    below, tied = _negatives_at(cells, neg)
     if metric == "roc_auc":
+        below, tied = _negatives_at(cells, neg)
         # Twice the numerator, a whole number: exact in int64 below 2**62 pairs.
         twice = (pos * (2 * below + tied)).sum(axis=1)
         return twice / (2.0 * n_pos * n_neg)
-    # Positives at or above each cell: P minus those strictly below (cells are increasing).
-    above_pos = n_pos - (np.cumsum(pos, axis=1) - pos)
-    at_least = above_pos + (n_neg - below)
-    # A cell empty in a resample may have nothing at or above it: its weight is 0 anyway.
-    share = np.divide(above_pos, at_least, out=np.zeros(at_least.shape), where=at_least > 0)
-    return np.einsum("bc,bc->b", pos, share) / n_pos
+    # Items at or above each positive cell: positives at or above it (a reversed cumulative
+    # sum) plus the negatives not below it; AP needs no ties apart.
+    cum = np.zeros((neg.shape[0], neg.shape[1] + 1), dtype=neg.dtype)
+    np.cumsum(neg, axis=1, out=cum[:, 1:])
+    at_least = cum.take(cells.below, axis=1)
+    np.subtract(n_neg, at_least, out=at_least)
+    above_pos = np.cumsum(pos[:, ::-1], axis=1)[:, ::-1]
+    at_least += above_pos
+    # A cell empty in a resample may have nothing at or above it (0 / 0): its weight is 0
+    # anyway, and 0 / 1 gives it.
+    np.maximum(at_least, 1, out=at_least)
+    return np.einsum("bc,bc->b", pos, above_pos / at_least) / n_pos
 
 
 def _items_into_cells(counts: np.ndarray, rows: int, rng) -> np.ndarray:
@@ -169,28 +205,71 @@ def _items_into_cells(counts: np.ndarray, rows: int, rng) -> np.ndarray:
     return np.bincount(picks.ravel(), minlength=rows * counts.size).reshape(rows, -1)
 
 
+def _poisson_topped_up(counts: np.ndarray, rows: int, rng) -> np.ndarray:
+    """``rows`` multinomial draws over cells by Poisson splitting, topped up item by item.
+
+    Each cell's count is Poisson with mean ``counts * (n - s) / n`` (``s = 3 sqrt(n)``
+    below ``n = counts.sum()``), one variate per cell. Given their total ``t``, the
+    counts are multinomial with ``t`` items and the cells' shares; a row with
+    ``t > n`` (under 0.2 %) is drawn again, which conditions on ``t`` alone, and the
+    ``n - t`` missing items (about ``3 sqrt(n)``) are drawn uniformly among the ``n``
+    items and counted into their cells. A multinomial of ``t`` items plus an
+    independent one of ``n - t`` items over the same shares is one of ``n`` items,
+    whatever ``t``: the draw is exact.
+    """
+    total = int(counts.sum())
+    lam = counts * ((total - 3.0 * np.sqrt(total)) / total)
+    x = rng.poisson(lam, size=(rows, counts.size))
+    got = x.sum(axis=1)
+    over = np.flatnonzero(got > total)
+    while over.size:  # rare: about 0.1 % of the rows, each drawn again until t <= n
+        x[over] = rng.poisson(lam, size=(over.size, counts.size))
+        got[over] = x[over].sum(axis=1)
+        over = over[got[over] > total]
+    missing = total - got
+    picks = rng.integers(0, total, size=int(missing.sum()))
+    at = np.repeat(np.arange(counts.size), counts)[picks]  # the cell of each item drawn
+    at += np.repeat(np.arange(rows) * counts.size, missing)
+    np.add.at(x.reshape(-1), at, 1)
+    return x
+
+
+def _by_items(counts: np.ndarray) -> bool:
+    """Whether to draw a class's counts item by item (fewer than 3 items per cell on average).
+
+    One uniform integer per item costs about a third of one Poisson variate per cell
+    (numpy's ``poisson``: the multiplication method below a mean of 10, PTRS above),
+    and ``numpy.random.Generator.multinomial`` (one conditional binomial per cell,
+    by inversion for small means) costs several times a Poisson variate at the
+    means of a file's rounded probabilities (tens of items per cell).
+    """
+    return int(counts.sum()) < 3 * counts.size + 64
+
+
 def _draw(counts: np.ndarray, rows: int, rng) -> np.ndarray:
     """``rows`` multinomial draws of ``n = counts.sum()`` items over cells with these counts.
 
-    Few cells holding many items each (a thousand distinct scores among a
-    million items): numpy's multinomial, one binomial per cell. Many cells, most
-    holding one item (continuous scores): the ``n`` items themselves are drawn
-    uniformly and counted into their cells, one random integer per item. Both
-    are exact draws of the same multinomial; the cheaper one is used.
-    (Poisson splitting with a top-up was tried: its top-up draws cost what the
-    cheaper Poisson draws save.)
+    Many cells, most holding one item (continuous scores): the ``n`` items
+    themselves are drawn uniformly and counted into their cells, one random
+    integer per item. Several items per cell (rounded scores, or a thousand
+    distinct scores among a million items): :func:`_poisson_topped_up`, one
+    Poisson variate per cell. Both are exact draws of the same multinomial.
     """
-    total = int(counts.sum())
-    if 16 * counts.size < total:
-        return rng.multinomial(total, counts / total, size=rows)
-    return _items_into_cells(counts, rows, rng)
+    if _by_items(counts):
+        return _items_into_cells(counts, rows, rng)
+    return _poisson_topped_up(counts, rows, rng)
 
 
 def bootstrap_areas(metric: str, cells: Cells, size: int, rng) -> np.ndarray:
-    """``size`` stratified bootstrap values of the metric, in blocks that bound the memory."""
+    """``size`` stratified bootstrap values of the metric, in blocks that bound the memory.
+
+    The negatives are resampled through :func:`merged_negatives` (fewer cells, the
+    same distribution of both areas).
+    """
+    cells = merged_negatives(cells)
     width = 0
     for counts in (cells.pos, cells.neg):
-        width += counts.size + (int(counts.sum()) if 16 * counts.size >= counts.sum() else 0)
+        width += counts.size + (int(counts.sum()) if _by_items(counts) else 0)
     step = max(1, _BLOCK // max(width, 1))
     out = np.empty(size)
     for start in range(0, size, step):

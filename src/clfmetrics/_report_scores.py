@@ -115,7 +115,7 @@ class ScoreSummary:
                 level,
                 size,
                 rng,
-                "delong" if auc_method == "delong" else "percentile",
+                auc_method,  # percentile, bca or delong, as the per-class intervals
             )
         )
         #: Ranking intervals of zero width, for the report's warnings.

@@ -373,7 +373,9 @@ def _scores(args, cols):
             f"the --proba columns are named like the classes but listed in another order; "
             f"list them in the class order: {shown}"
         )
-    proba = np.column_stack([cols.numbers[name] for name in names])
+    proba = np.empty((cols.lines.size, len(names)))  # filled as each file column is released
+    for k, name in enumerate(names):  # (a column named twice: after its last use)
+        proba[:, k] = cols.numbers.pop(name) if name not in names[k + 1 :] else cols.numbers[name]
     sums = proba.sum(axis=1)
     off = np.abs(sums - 1)
     if off.max() > ROUNDING:
@@ -382,12 +384,9 @@ def _scores(args, cols):
             f"{args.file}, line {cols.lines[k]}: the --proba columns sum to {sums[k]:.4g}, not 1"
         )
     if off.max() > 1e-6:
-        print(
-            f"clfmetrics: note: --proba rows rescaled to sum to 1 (largest deviation "
-            f"{off.max():.2g}, rounding in the file)",
-            file=sys.stderr,
-        )
-        proba = proba / sums[:, None]
+        note = f"largest deviation {off.max():.2g}, rounding in the file"
+        print(f"clfmetrics: note: --proba rows rescaled to sum to 1 ({note})", file=sys.stderr)
+        proba /= sums[:, None]  # in place: the same quotients, no second matrix
     return proba, None
 
 

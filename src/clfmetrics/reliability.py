@@ -10,13 +10,12 @@ which rescales the columns of a confusion matrix to equal class frequencies.
   expectation is smallest when the stated probabilities are the true ones.
 - :func:`reliability_curve` bins the probabilities and compares, bin by bin, the
   observed frequency with the mean stated probability: the reliability diagram.
-- :func:`expected_calibration_error` summarises that diagram in one number; it
-  depends on the bins.
+- :func:`expected_calibration_error` summarises that diagram in one number (bin-dependent).
 
 Input: ``proba`` is either 1-d, the probability of the positive class per item
 (``pos_label`` as in :mod:`clfmetrics.curves`), or ``(N, n)``, one column per class
-(``labels[k]`` is the class of column ``k``; default the sorted classes of
-``y_true``). None of the functions takes ``sample_weight``.
+(``labels[k]`` is the class of column ``k``; default the sorted classes of ``y_true``).
+None takes ``sample_weight``.
 """
 
 from __future__ import annotations
@@ -169,9 +168,8 @@ def brier_score(y_true, proba, *, labels=None, pos_label=None) -> float:
     """
     p, pos, cols = _binary_or_matrix(y_true, proba, pos_label, labels)
     if cols is None:
-        # Both columns of [1 - p, p], halved: scikit-learn's arithmetic, so that the two
-        # agree to the last bit, not only to rounding.
-        # The same operations in place (one or two floats per item held, not five).
+        # Both columns of [1 - p, p], halved: scikit-learn's arithmetic (the same last bit),
+        # in place (one or two floats per item held, not five).
         outer = (~pos).astype(np.float64)  # 1 - y
         inner = 1.0 - p
         outer -= inner
@@ -182,9 +180,12 @@ def brier_score(y_true, proba, *, labels=None, pos_label=None) -> float:
         np.square(term, out=term)
         outer += term
         return float(np.mean(outer) * 0.5)
-    diff = p.copy()
-    diff[np.arange(len(p)), cols] -= 1.0
-    return float(np.mean(np.einsum("ij,ij->i", diff, diff)))
+    rows, step = np.empty(len(p)), max(1, 2**20 // p.shape[1])  # blocks: no matrix copy
+    for start in range(0, len(p), step):
+        diff = p[start : start + step].copy()
+        diff[np.arange(len(diff)), cols[start : start + step]] -= 1.0
+        rows[start : start + step] = np.einsum("ij,ij->i", diff, diff)
+    return float(np.mean(rows))
 
 
 def log_loss(y_true, proba, *, labels=None, pos_label=None) -> float:
