@@ -100,6 +100,22 @@ def macro_auc(truth: np.ndarray, proba: np.ndarray, weights=None) -> np.ndarray:
     return total / n
 
 
+def _components(score: np.ndarray, positive: np.ndarray, n_pos: int, n_neg: int):
+    """One column's DeLong components at each distinct score, and each item's score group.
+
+    Returns ``cell`` (the rank of each item's distinct score), ``v10`` (the share of the
+    negatives below each score, ties one half: read for the positives) and ``v01`` (the
+    share of the positives above it, ties one half: read for the negatives).
+    """
+    groups = np.unique(score)
+    cell = np.searchsorted(groups, score)
+    pos_at = np.bincount(cell[positive], minlength=groups.size)
+    neg_at = np.bincount(cell, minlength=groups.size) - pos_at
+    v10 = (np.cumsum(neg_at) - 0.5 * neg_at) / n_neg
+    v01 = (n_pos - np.cumsum(pos_at) + 0.5 * pos_at) / n_pos
+    return cell, v10, v01
+
+
 def _delong_terms(truth: np.ndarray, proba: np.ndarray, support: np.ndarray):
     """The macro AUC and each item's first-order term ``z`` (see the module's formula).
 
@@ -112,16 +128,8 @@ def _delong_terms(truth: np.ndarray, proba: np.ndarray, support: np.ndarray):
     total = 0.0
     for k in range(n):
         positive = truth == k
-        groups = np.unique(proba[:, k])
-        cell = np.searchsorted(groups, proba[:, k])
-        pos_at = np.bincount(cell[positive], minlength=groups.size)
-        neg_at = np.bincount(cell, minlength=groups.size) - pos_at
         n_pos, n_neg = support[k], n_items - support[k]
-        # Negatives below, and positives above, each distinct score (ties one half).
-        neg_below = np.cumsum(neg_at) - neg_at + 0.5 * neg_at
-        pos_above = n_pos - np.cumsum(pos_at) + 0.5 * pos_at
-        v10 = neg_below / n_neg  # read for the positives
-        v01 = pos_above / n_pos  # read for the negatives
+        cell, v10, v01 = _components(proba[:, k], positive, n_pos, n_neg)
         total += v10[cell[positive]].sum() / n_pos
         cell *= 2
         cell += positive
@@ -144,13 +152,8 @@ def acceleration(truth: np.ndarray, proba: np.ndarray, support: np.ndarray) -> f
     moved = np.zeros(n_items)
     for k in range(n):
         positive = truth == k
-        groups = np.unique(proba[:, k])
-        cell = np.searchsorted(groups, proba[:, k])
-        pos_at = np.bincount(cell[positive], minlength=groups.size)
-        neg_at = np.bincount(cell, minlength=groups.size) - pos_at
         n_pos, n_neg = support[k], n_items - support[k]
-        v10 = (np.cumsum(neg_at) - 0.5 * neg_at) / n_neg
-        v01 = (n_pos - np.cumsum(pos_at) + 0.5 * pos_at) / n_pos
+        cell, v10, v01 = _components(proba[:, k], positive, n_pos, n_neg)
         auc = v10[cell[positive]].sum() / n_pos
         moved += np.where(
             positive, (auc - v10[cell]) / (n_pos - 1), (auc - v01[cell]) / (n_neg - 1)
