@@ -230,23 +230,29 @@ def app(browser, lab):
 
 
 @contextmanager
-def _chapter(app, lab, path: str, *, kernel: bool = True):
+def _chapter(app, lab, path: str, *, kernel: bool = True, close: bool = True):
     """The tab of a chapter opened by its path; closed afterwards, its kernel shut down.
 
-    A chapter still open is revealed (as the link's command does), not opened again.
+    A chapter still open is revealed (as the link's command does), not opened again. With
+    ``close`` false the tab stays open (its kernel is still shut down).
     """
     tab = app.evaluate(OPEN_JS, [path, kernel])
     try:
         assert tab["notebook"], f"{path} opens in {tab['title']!r}, not as a notebook"
         yield tab["id"]
     finally:
-        app.evaluate(CLOSE_JS, tab["id"])
+        if close:
+            app.evaluate(CLOSE_JS, tab["id"])
         _shut_down_kernels(lab)
 
 
 def test_explorer_comes_alive_in_the_kernel(app, lab):
-    """First in the module: the tab the app's link opened (its kernel started) is the one."""
-    with _chapter(app, lab, EXPLORER_CHAPTER) as tab:
+    """First in the module: the tab the app's link opened (its kernel started) is the one.
+
+    The tab stays open, its kernel shut down: the markup check of the same chapter then reads
+    the tab the reader's link opened instead of rendering the chapter a second time.
+    """
+    with _chapter(app, lab, EXPLORER_CHAPTER, close=False) as tab:
         panel = app.locator(f"[id='{tab}']")
         panel.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
         app.wait_for_function(IDLE_JS, arg=tab, polling=500)
