@@ -62,7 +62,7 @@ $(STAMP): $(DEPS)
 	@# process that imports clfmetrics, a CLI run, a chapter's kernel, a grader, otherwise
 	@# compiles it again (0.3 s of the 0.8 s of CPU of a small `python -m clfmetrics report`).
 	@# A module edited later is recompiled in memory as before, its .pyc being out of date.
-	$(BIN)/python -m compileall -q -j 0 --invalidation-mode timestamp src tests benchmarks
+	$(BIN)/python -m compileall -q -j 0 --invalidation-mode timestamp -x /node_modules/ src tests benchmarks
 	@# Build matplotlib's font cache now, so the first chapter does not print it to stderr.
 	MPLBACKEND=Agg $(BIN)/python -c "import matplotlib.pyplot"
 	@# JupyterLab opens a chapter as a notebook that reads like the page (README).
