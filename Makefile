@@ -45,8 +45,9 @@ $(STAMP): $(DEPS)
 	    $(PYTHON) -m pip install --quiet virtualenv && $(PYTHON) -m virtualenv --quiet $(VENV); }; \
 	fi
 	@# uv installs the pins: parallel downloads and unpacking (byte-compiling: below), where pip
-	@# does one at a time. With cold caches (CI) uv took 82-90 s (compiling included), pyspark's wheel built (PyPI has
-	@# only its sdist); pip took 103-113 s with that wheel cached, and builds it 35 s more.
+	@# does one at a time. With cold caches (CI) uv took 82-90 s, compiling included, pyspark's
+	@# wheel built (PyPI has only its sdist); pip took 103-113 s with that wheel cached, and
+	@# builds it 35 s more.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-setup.txt
 	@# Copies, not uv's default hard links into its cache: the grader fingerprints the venv's
 	@# files by their change time, which any other environment linked from the same cache
