@@ -30,12 +30,24 @@ CHROMIUM = Path("/usr/bin/chromium")
 PAGE_FILES = ("explorers.js", "clfmetrics.js", "explorers.css", "selfcheck.js")
 
 
-def _pages() -> tuple[Path, list[str], object]:
-    """(directory, page paths, server handle or None) of the pages to measure."""
+def _pages(together: bool = False) -> tuple[Path, list[str], object]:
+    """(directory, page paths, server handle or None) of the pages to measure.
+
+    ``together`` (``make bench QUICK=1``): one standalone page holding all eight explorers,
+    one browser load instead of eight, whether or not the book is built.
+    """
     sys.path.insert(0, str(ROOT / "tests"))
     from local_server import serve
-    from page_site import explorers, write_site
+    from page_site import explorers, standalone, write_site
 
+    if together:
+        from clfmetrics.widgets.page import page_html
+
+        directory = Path(tempfile.mkdtemp(prefix="bench-pages-"))
+        write_site(directory, {})  # the static files
+        snippets = "".join(page_html(explorer) for explorer in explorers().values())
+        (directory / "all.html").write_text(standalone(snippets, "the eight page explorers"))
+        return directory, ["all.html"], serve(directory)
     html = ROOT / "_build" / "html"
     built = sorted(
         p.relative_to(html).as_posix()
@@ -49,13 +61,16 @@ def _pages() -> tuple[Path, list[str], object]:
     return directory, sorted(pages.values()), serve(directory)
 
 
-def bench_pages(repeat: int = 3) -> list[dict]:
-    """One row per page with an explorer: weight, explorer share, time to interactive."""
+def bench_pages(repeat: int = 3, together: bool = False) -> list[dict]:
+    """One row per page with an explorer: weight, explorer share, time to interactive.
+
+    ``together``: the eight explorers on one page (see ``_pages``), one row.
+    """
     if not CHROMIUM.exists():
         return []
     from playwright.sync_api import sync_playwright
 
-    directory, paths, (base, server) = _pages()
+    directory, paths, (base, server) = _pages(together)
     static = directory / "_static" if (directory / "_static").is_dir() else directory
     shared = sum((static / name).stat().st_size for name in PAGE_FILES)
     rows = []

@@ -26,6 +26,12 @@ def spark():
         .config("spark.default.parallelism", "1")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
+        # Interpreted plans: whole-stage code generation compiles Java source (Janino) for
+        # every query, and adaptive execution re-plans each one; on a few hundred rows both
+        # cost more CPU than they save.
+        .config("spark.sql.codegen.wholeStage", "false")
+        .config("spark.sql.codegen.factoryMode", "NO_CODEGEN")
+        .config("spark.sql.adaptive.enabled", "false")
         # The client JIT alone and the serial collector: the JVM's optimising compiler and
         # parallel GC threads cost more CPU than this short session ever gets back.
         .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")

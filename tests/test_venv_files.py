@@ -8,14 +8,14 @@ and ctime, and flagged every submission of a run REVIEW.
 """
 
 import os
+from importlib.util import find_spec
 from pathlib import Path
-
-import numpy
-import otter
 
 
 def test_the_graders_packages_are_not_hard_links():
-    files = [Path(numpy.__file__), Path(otter.__file__), Path(numpy.__file__).parent / "version.py"]
+    # The files' paths without importing otter (1.7 s of CPU at every worker's collection).
+    numpy, otter = Path(find_spec("numpy").origin), Path(find_spec("otter").origin)
+    files = [numpy, otter, numpy.parent / "version.py"]
     linked = [
         f"{path} has {os.stat(path).st_nlink} links"
         for path in files
