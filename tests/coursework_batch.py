@@ -74,8 +74,8 @@ def notebook(assignments: Path, which: str, solution: str | None = None):
 def lean(nb):
     """``nb`` without otter's cells (its start-up and ``grader.check``), so that its kernel
     never imports otter (about 2 s of CPU time each). For the submissions whose test needs no
-    otter in their kernel (only the honest, the blank and the patched notebook do): points
-    come only from the scorer outside the kernel either way."""
+    otter in their kernel (only the honest and the patched notebook do): points come only
+    from the scorer outside the kernel either way."""
     nb.cells = [c for c in nb.cells if not _otters(c)]
     return nb
 
@@ -95,7 +95,9 @@ def _write(nb, path: Path) -> None:
 def _submissions(assignments: Path, folder: Path, mark: str) -> None:
     at = f"{OVER_STEM}.ipynb"
     _write(notebook(assignments, "teacher"), folder / "honest" / at)
-    _write(notebook(assignments, "student"), folder / "blank" / at)
+    # the student's notebook as handed out, without otter's cells: otter in its kernel decides
+    # nothing (the honest and the patched notebooks run it in the sandbox)
+    _write(lean(notebook(assignments, "student")), folder / "blank" / at)
     for name, code in ATTACKS.items():
         attack = notebook(assignments, "student", code.replace("{mark}", mark))
         _write(lean(attack), folder / name / at)
