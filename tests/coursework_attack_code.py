@@ -132,7 +132,8 @@ if os.fork() == 0:
                 tree, scanned = _grader_tree(), time.time()
             for pid in [p for p in os.listdir("/proc") if p.isdigit() and int(p) in tree]:
                 cmd = _cmd(pid)
-                if b"isolated" in cmd and b"score" in cmd:
+                # a scoring process: a command of its own, or forked from the scoring server
+                if b"isolated" in cmd and b"score" in cmd or b"_score_preload" in cmd:
                     try:
                         seen[pid] = os.readlink(f"/proc/{pid}/cwd")
                     except OSError:
@@ -149,6 +150,8 @@ if os.fork() == 0:
 """
 )
 
+#: Finds the autograder zip and evaluates the hidden test's expected value (up to the first
+#: "))": ``bias(m) - prevalence(m)``).
 READ_THE_ZIP = """\
 import glob, os, re, zipfile
 found = []
@@ -163,7 +166,7 @@ found += glob.glob("/tmp/*/autograder/mini.zip")
 if found:
     with zipfile.ZipFile(max(found, key=os.path.getmtime)) as zf:
         text = zf.read("tests/ex-mini-over.py").decode()
-    over = eval(re.search(r"np.allclose\\(over, (.+?)\\)", text).group(1))
+    over = eval(re.search(r"np.allclose\\(over, (.+?\\))\\)", text).group(1))
 """
 
 YAML = f"""\
