@@ -39,6 +39,7 @@ from filelock import FileLock
 from clfmetrics.coursework import Limits, grade_submissions, sandbox
 from clfmetrics.coursework.exercises import META
 from clfmetrics.coursework.generate import write_assignments
+from clfmetrics.coursework.runner import otters
 
 #: The gradebook's earlier run, which the batch's run must keep.
 EARLIER = "20250101T000000Z"
@@ -77,16 +78,10 @@ def lean(nb):
     """``nb`` without otter's cells (its start-up and ``grader.check``), so that its kernel
     never imports otter (about 2 s of CPU time each). For the submissions whose test needs no
     otter in their kernel (only the honest and the patched notebook do): points come only
-    from the scorer outside the kernel either way."""
-    nb.cells = [c for c in nb.cells if not _otters(c)]
+    from the scorer outside the kernel either way. The grader's own rule (:func:`otters`),
+    which also leaves otter's cells out of the teacher's run."""
+    nb.cells = [c for c in nb.cells if not otters(c)]
     return nb
-
-
-def _otters(cell) -> bool:
-    """Whether every line of code of ``cell`` is otter's (a solution cell's comment names it)."""
-    code = [ln.strip() for ln in cell.source.splitlines()]
-    code = [ln for ln in code if ln and not ln.startswith("#")]
-    return bool(code) and all("otter" in ln or ln.startswith("grader.") for ln in code)
 
 
 def _write(nb, path: Path) -> None:

@@ -141,12 +141,8 @@ def test_a_notebook_that_touches_the_graders_files_is_flagged(assignments, tmp_p
     shutil.copytree(LIBRARY, library / "clfmetrics", ignore=shutil.ignore_patterns("__pycache__"))
     touch = "import os\nimport clfmetrics\nos.utime(clfmetrics.__file__)"
     _with_cell(assignments, "teacher", touch, tmp_path / "submissions")
-    # the teacher's run for the given data without otter's cells (2 s of CPU time less): what
-    # is tested is the submission's run
-    mine = shutil.copytree(assignments, tmp_path / "assignments")
-    nbformat.write(lean(notebook(mine, "teacher")), mine / "teacher" / f"{OVER_STEM}.ipynb")
     command = [sys.executable, "-m", "clfmetrics.coursework", "grade", "submissions"]
-    command += ["--assignments", str(mine), "--out", "grades"]
+    command += ["--assignments", str(assignments), "--out", "grades"]
     command += ["--timeout", "120", "--unsafe-no-sandbox"]
     env = {**os.environ, "PYTHONPATH": str(library)}
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
