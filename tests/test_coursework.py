@@ -31,8 +31,10 @@ from clfmetrics.coursework.master import assignment_config
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = notebook_chapters(ROOT)
-#: Chapters whose teacher notebooks are graded in full (kept few: each run executes a chapter).
-GRADED = ("01-confusion-matrix", "09-f-measure-paradox")
+#: Chapters whose teacher notebooks are graded in full (kept few: each run executes a chapter;
+#: chapter 2, with three graded exercises, runs in 5 s of CPU time where chapter 9 took 7.6 s;
+#: NaN values, which chapter 9's answers hold, are carried in test_coursework_values).
+GRADED = ("01-confusion-matrix", "02-accuracy-micro")
 
 
 def _cells(nb, exercise: str, role: str) -> list:
