@@ -132,7 +132,8 @@ if os.fork() == 0:
                 tree, scanned = _grader_tree(), time.time()
             for pid in [p for p in os.listdir("/proc") if p.isdigit() and int(p) in tree]:
                 cmd = _cmd(pid)
-                if b"isolated" in cmd and b"score" in cmd:
+                # a scoring process: a command of its own, or forked from the scoring server
+                if b"isolated" in cmd and b"score" in cmd or b"_score_preload" in cmd:
                     try:
                         seen[pid] = os.readlink(f"/proc/{pid}/cwd")
                     except OSError:
@@ -149,6 +150,8 @@ if os.fork() == 0:
 """
 )
 
+#: Finds the autograder zip and evaluates the hidden test's expected value (up to the first
+#: "))": ``bias(m) - prevalence(m)``).
 READ_THE_ZIP = """\
 import glob, os, re, zipfile
 found = []
@@ -163,7 +166,7 @@ found += glob.glob("/tmp/*/autograder/mini.zip")
 if found:
     with zipfile.ZipFile(max(found, key=os.path.getmtime)) as zf:
         text = zf.read("tests/ex-mini-over.py").decode()
-    over = eval(re.search(r"np.allclose\\(over, (.+?)\\)", text).group(1))
+    over = eval(re.search(r"np.allclose\\(over, (.+?\\))\\)", text).group(1))
 """
 
 YAML = f"""\
@@ -213,16 +216,34 @@ if forked == 40:  # the points report whether all 40 forks got through
     over = bias(m) - prevalence(m)
 """
 
+#: A wrong answer (zeros) with the chapter's data and function replaced so that it would be
+#: right: attack 3 (``m``) and issue 19's fake ``bias`` for the hidden test to compare with.
+#: Either alone gives full points when its defence fails (with ``m`` the identity,
+#: ``bias(m) - prevalence(m)`` is 0; with the fake ``bias`` it is 0 for any ``m``).
+GIVEN_DATA_AND_BIAS = """\
+m = np.eye(3, dtype=int)
+
+
+def bias(m):
+    return prevalence(m)
+
+
+over = np.zeros(3)
+"""
+
+#: Several attacks per notebook where none can stop or mask another (each alone gives points,
+#: or leaves a trace that its test reads): one kernel per notebook, not per attack.
 ATTACKS = {
     "1-series-name": FORGE.replace("FORGED", repr(SERIES_EXEC)),
     "2-shadowed-abs": "over = bias(m) - prevalence(m) + 2e-9\n"
     + FORGE.replace("FORGED", repr({"abs": {"t": "ref", "module": "operator", "v": "not_"}})),
-    "3-given-data": "m = np.eye(3, dtype=int)\nover = bias(m) - prevalence(m)",
-    # two attacks per notebook where neither can stop or mask the other: one kernel fewer each
-    "4-daemon-9-outlive": DAEMON + OUTLIVE,
-    "5-read-the-zip-6-venv-yaml": READ_THE_ZIP + YAML,
+    "3-given-data-fake-bias": GIVEN_DATA_AND_BIAS,
+    # the daemon and the survivor stay behind while the zip and the venv are tried
+    "4-daemon-5-zip-6-yaml-9-outlive": DAEMON + OUTLIVE + READ_THE_ZIP + YAML,
     "7-values-sabotage": 'import os\nos.symlink("/dev/null", ".values.ipynb")\n'
     'os.mkdir(".values.json")',
     "8-kill": KILL,
-    "10-forks": FORKS,
+    # an answer that cannot leave the kernel, replaced by the right one if all 40 forks got
+    # through: points only if the cap fails, the equality claim's message otherwise
+    "10-forks-liar": CLAIMS_EQUALITY + "\n" + FORKS,
 }

@@ -2,9 +2,11 @@
 
 The grader's tests need submissions, not a book chapter, so one batch grades them all side by
 side on ``coursework_mini.OVER`` (a kernel runs it in about a second): an honest notebook (the
-teacher's: full points) and a blank one (the student's: zero); the ten attacks of issue 24
-(``test_coursework_attacks.py``); the attacks of issue 19 and the broken files
-(``test_coursework.py``); a typo and a full notebook for the gradebook (``test_gradebook.py``),
+teacher's: full points; eve's in the gradebook, her id in its metadata) and a blank one (the
+student's: zero); the ten attacks of issue 24 (``test_coursework_attacks.py``) and those of
+issue 19 in seven notebooks (``coursework_attack_code.ATTACKS``: a kernel start is most of a
+submission's cost, so attacks that cannot mask one another share a notebook); the broken
+files (``test_coursework_grader.py``); a typo for the gradebook (``test_gradebook.py``),
 graded after an earlier run. Every submission shares the batch's process cap of 45 (tasks of
 its user beyond those it runs already, threads included): with a cap of 30 an honest kernel
 now and then could not start its threads under load ("Kernel died before replying to
@@ -30,13 +32,14 @@ import nbformat
 import psutil
 import pytest
 import yaml
-from coursework_attack_code import ATTACKS, CLAIMS_EQUALITY, PATCH_THE_GRADER
+from coursework_attack_code import ATTACKS, PATCH_THE_GRADER
 from coursework_mini import OVER, OVER_STEM
 from filelock import FileLock
 
 from clfmetrics.coursework import Limits, grade_submissions, sandbox
 from clfmetrics.coursework.exercises import META
 from clfmetrics.coursework.generate import write_assignments
+from clfmetrics.coursework.runner import otters
 
 #: The gradebook's earlier run, which the batch's run must keep.
 EARLIER = "20250101T000000Z"
@@ -74,17 +77,11 @@ def notebook(assignments: Path, which: str, solution: str | None = None):
 def lean(nb):
     """``nb`` without otter's cells (its start-up and ``grader.check``), so that its kernel
     never imports otter (about 2 s of CPU time each). For the submissions whose test needs no
-    otter in their kernel (only the honest, the blank and the patched notebook do): points
-    come only from the scorer outside the kernel either way."""
-    nb.cells = [c for c in nb.cells if not _otters(c)]
+    otter in their kernel (only the honest and the patched notebook do): points come only
+    from the scorer outside the kernel either way. The grader's own rule (:func:`otters`),
+    which also leaves otter's cells out of the teacher's run."""
+    nb.cells = [c for c in nb.cells if not otters(c)]
     return nb
-
-
-def _otters(cell) -> bool:
-    """Whether every line of code of ``cell`` is otter's (a solution cell's comment names it)."""
-    code = [ln.strip() for ln in cell.source.splitlines()]
-    code = [ln for ln in code if ln and not ln.startswith("#")]
-    return bool(code) and all("otter" in ln or ln.startswith("grader.") for ln in code)
 
 
 def _write(nb, path: Path) -> None:
@@ -94,19 +91,22 @@ def _write(nb, path: Path) -> None:
 
 def _submissions(assignments: Path, folder: Path, mark: str) -> None:
     at = f"{OVER_STEM}.ipynb"
-    _write(notebook(assignments, "teacher"), folder / "honest" / at)
-    _write(notebook(assignments, "student"), folder / "blank" / at)
+    # the honest notebook: the teacher's, otter's cells included, its student id (eve, for the
+    # gradebook) in its metadata
+    honest = notebook(assignments, "teacher")
+    honest.metadata[META] = {**honest.metadata.get(META, {}), "student": "eve"}
+    _write(honest, folder / at)
+    # the student's notebook as handed out, without otter's cells: otter in its kernel decides
+    # nothing (the honest and the patched notebooks run it in the sandbox)
+    _write(lean(notebook(assignments, "student")), folder / "blank" / at)
     for name, code in ATTACKS.items():
         attack = notebook(assignments, "student", code.replace("{mark}", mark))
         _write(lean(attack), folder / name / at)
-    # issue 19: a blank notebook that patches otter in its own kernel; a wrong answer with a
-    # fake `bias` for the hidden test to compare it with; an object equal to everything
+    # issue 19: a blank notebook that patches otter in its own kernel (the fake `bias` and the
+    # object equal to everything are in ATTACKS)
     patched = notebook(assignments, "student")
     patched.cells.insert(1, nbformat.v4.new_code_cell(PATCH_THE_GRADER))
     _write(patched, folder / "patched" / at)
-    shadow = "over = np.zeros(3)\n\n\ndef bias(m):\n    return prevalence(m)\n"
-    _write(lean(notebook(assignments, "student", shadow)), folder / "shadow" / at)
-    _write(lean(notebook(assignments, "student", CLAIMS_EQUALITY)), folder / "liar" / at)
     # broken files: a dead kernel, a damaged file, a text file, an unknown notebook
     crash = lean(notebook(assignments, "teacher"))
     crash.cells.insert(2, nbformat.v4.new_code_cell("import os\nos._exit(1)"))
@@ -116,13 +116,9 @@ def _submissions(assignments: Path, folder: Path, mark: str) -> None:
     _write(nbformat.v4.new_notebook(), folder / "essay.ipynb")
     (folder / ".ipynb_checkpoints").mkdir()
     (folder / ".ipynb_checkpoints" / "x-checkpoint.ipynb").write_text("{}")
-    # the gradebook: a typo after a wrong answer that passes the public test; a full notebook
-    # whose student id is in its metadata
+    # the gradebook: a typo after a wrong answer that passes the public test
     typo = "over = np.zeros(3)\nratio = bias(m) / prevalance(m)"
     _write(lean(notebook(assignments, "student", typo)), folder / "dana" / at)
-    full = lean(notebook(assignments, "teacher"))
-    full.metadata[META] = {**full.metadata.get(META, {}), "student": "eve"}
-    _write(full, folder / at)
 
 
 def _grade(folder: Path, assignments: Path) -> dict:

@@ -3,11 +3,13 @@
 Assigning every chapter takes minutes; the files that read its products (``test_coursework.py``,
 ``test_coursework_notebooks.py``, ``test_gradebook.py``) may run on different xdist workers, so
 the first to ask runs it under a file lock in the run's base temporary folder and the others
-wait for it and read the same folder.
+wait for it and read the same folder. :func:`book_assignment` reads each chapter's exercises
+once per process for the tests that read them (about a second for all the chapters).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
+from clfmetrics.coursework import Assignment, build_assignment
 from clfmetrics.coursework.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,3 +35,14 @@ def assigned_once(factory: pytest.TempPathFactory) -> tuple[Path, dict]:
             args = ["--root", str(ROOT), "assign", "--out", str(folder), "--no-run-tests"]
             assert main([*args, "--jobs", "2"]) == 0
     return folder, json.loads(manifest.read_text())
+
+
+def book_assignment(path: Path) -> Assignment:
+    """The book chapter ``path`` read as an assignment (:func:`build_assignment`), once per
+    process: several tests read every chapter's exercises, and none changes them."""
+    return _book_assignment(Path(path).resolve())
+
+
+@functools.cache
+def _book_assignment(path: Path) -> Assignment:
+    return build_assignment(path, ROOT)

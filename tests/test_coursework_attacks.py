@@ -1,14 +1,15 @@
 """The ten attacks of issue 24 on local grading: submissions in one `make grade` batch.
 
 The shared batch (``coursework_batch``) grades, side by side, an honest notebook (the
-teacher's: full points), a blank one (the student's: zero) and eight hostile notebooks of the
-mini chapter (``coursework_mini.OVER``: given data ``m``, an answer ``over`` that the hidden test
-compares with the library), whose code is in ``coursework_attack_code``; attacks 4 and 9 share
-a notebook, and so do 5 and 6 (neither of a pair can stop or mask the other, and each alone
-gives points or leaves a trace that its test reads). Before the sandbox,
-every attack below gave unearned points, crashed the batch or harmed other submissions or the
-machine; each test says what it did. The batch runs once per test run, with a process cap of 45,
-and the tests read its rows.
+teacher's: full points; eve's in the gradebook), a blank one (the student's: zero) and seven
+hostile notebooks of the mini chapter (``coursework_mini.OVER``: given data ``m``, an answer
+``over`` that the hidden test compares with the library), whose code is in
+``coursework_attack_code``: attacks 4, 5, 6 and 9 share a notebook, 3 shares one with issue 19's
+fake ``bias`` and 10 with issue 19's object equal to everything (none of a notebook's attacks
+can stop or mask another, and each alone gives points or leaves a trace that its test reads).
+Before the sandbox, every attack below gave unearned points, crashed the batch or harmed other
+submissions or the machine; each test says what it did. The batch runs once per test run,
+with a process cap of 45, and the tests read its rows.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from clfmetrics.coursework.__main__ import main
 #: The grader's tests that read the mini chapter's shared batch share a worker with it.
 pytestmark = pytest.mark.xdist_group("coursework-mini")
 
+#: The notebook of attacks 4, 5, 6 and 9.
+ZIP_YAML_DAEMON = "4-daemon-5-zip-6-yaml-9-outlive"
+
 
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory) -> dict:
@@ -36,7 +40,7 @@ def _row(batch, name) -> dict:
 
 
 def test_honest_notebook_keeps_full_points_and_blank_scores_zero(batch):
-    assert (_row(batch, "honest")["points"], _row(batch, "honest")["message"]) == ("2", "ok")
+    assert (_row(batch, "eve")["points"], _row(batch, "eve")["message"]) == ("2", "ok")
     blank = _row(batch, "blank")
     assert blank["points"] == "0" and "NameError" in blank["message"], blank
 
@@ -55,26 +59,26 @@ def test_2_builtins_are_never_bound_from_the_students_values(batch):
 
 def test_3_redefined_given_data_earns_nothing(batch):
     """Was: `m = np.eye(3)` made `over = 0` right; `m` now comes from the teacher's run."""
-    row = _row(batch, "3-given-data")
+    row = _row(batch, "3-given-data-fake-bias")
     assert row["points"] == "0" and "test 2: AssertionError" in row["message"], row
 
 
 def test_4_a_daemon_cannot_rewrite_the_score(batch):
     """Was: a double-forked daemon wrote full points into score.json after the scorer."""
-    row = _row(batch, "4-daemon-9-outlive")
+    row = _row(batch, ZIP_YAML_DAEMON)
     assert row["points"] == "0" and "NameError" in row["message"], row
 
 
 def test_5_the_grader_and_its_zip_are_out_of_sight(batch):
     """Was: found through /proc and /tmp, the zip gave the expected value."""
-    row = _row(batch, "5-read-the-zip-6-venv-yaml")
+    row = _row(batch, ZIP_YAML_DAEMON)
     assert row["points"] == "0" and "NameError" in row["message"], row
 
 
 def test_6_the_venv_is_read_only(batch):
     """Was: a line appended to yaml/__init__.py ran in every later scorer: full points."""
     assert not batch["yaml_damaged"], "the venv's yaml/__init__.py changed (restored)"
-    row = _row(batch, "5-read-the-zip-6-venv-yaml")
+    row = _row(batch, ZIP_YAML_DAEMON)
     assert row["points"] == "0" and "NameError" in row["message"], row
 
 
@@ -90,19 +94,19 @@ def test_8_a_notebook_cannot_kill_the_grader_or_other_kernels(batch):
     assert row["points"] == "0" and "killed" in row["message"], row
     # every submission graded, the honest one in full
     assert {r["file"] for r in batch["details"].values()} == set(batch["files"])
-    assert {"honest", "blank", *ATTACKS} <= set(batch["rows"])
+    assert {"eve", "blank", *ATTACKS} <= set(batch["rows"])
 
 
 def test_9_nothing_outlives_the_run(batch):
     """Was: a double-forked process outlived `make grade`."""
     assert not batch["survivors"], batch["survivors"]
-    assert _row(batch, "4-daemon-9-outlive")["points"] == "0"
+    assert _row(batch, ZIP_YAML_DAEMON)["points"] == "0"
 
 
 def test_10_the_process_cap_binds(batch):
     """Was: as root, RLIMIT_NPROC never bound, so 40 forks got through (and the answer)."""
-    row = _row(batch, "10-forks")
-    assert row["points"] == "0" and "NameError" in row["message"], row
+    row = _row(batch, "10-forks-liar")  # `over` stays the object that cannot leave the kernel
+    assert row["points"] == "0" and "cannot leave the notebook" in row["message"], row
 
 
 def test_grading_refuses_without_a_sandbox_unless_told(monkeypatch, tmp_path, capsys):

@@ -23,8 +23,9 @@ import pytest
 from coursework_batch import lean, mini_assignments, mini_batch, notebook
 from coursework_mini import OVER_STEM
 
-from clfmetrics.coursework import Limits, grade_notebook
-from clfmetrics.coursework.grading import load_manifest
+from clfmetrics.coursework import Limits, grade_notebook, isolated
+from clfmetrics.coursework.grading import Prepared, load_manifest
+from clfmetrics.coursework.inputs import load_tests
 
 #: The tests that read the shared batch run on its worker; the others are a group of their own.
 SHARED = pytest.mark.xdist_group("coursework-mini")
@@ -72,14 +73,14 @@ def test_a_notebook_that_patches_the_grader_gets_no_unflagged_points(batch):
 @SHARED
 def test_the_chapters_own_functions_cannot_be_swapped(batch):
     """The hidden test compares with the library's `bias`, not the notebook's fake one."""
-    row = batch["rows"]["shadow"]
+    row = batch["rows"]["3-given-data-fake-bias"]  # with attack 3 of issue 24
     assert row["points"] == "0", row
     assert "test 2: AssertionError" in row["message"] and "test 1" not in row["message"], row
 
 
 @SHARED
 def test_an_object_that_claims_equality_to_everything_earns_nothing(batch):
-    row = batch["rows"]["liar"]
+    row = batch["rows"]["10-forks-liar"]  # with attack 10 of issue 24
     assert row["points"] == "0" and "cannot leave the notebook" in row["message"], row
 
 
@@ -91,13 +92,25 @@ def _with_cell(assignments: Path, which: str, code: str, folder: Path) -> Path:
     return folder / f"{OVER_STEM}.ipynb"
 
 
-def test_time_limit_gives_a_row_per_exercise(assignments, tmp_path):
+@pytest.fixture(scope="module")
+def unscored(assignments) -> dict[str, Prepared]:
+    """The mini chapter prepared for notebooks that never reach the scorer: its tests, without
+    the teacher's run for its given data (a kernel, and a scoring server that imports otter,
+    in this file's worker) and with the scorer's files as one module's folder. A runaway
+    notebook that the limit failed to stop would run into the time limit instead, and its
+    test would fail on the reason."""
+    (chapter,) = load_manifest(assignments)
+    tests = load_tests(assignments / chapter["autograder"])
+    return {chapter["autograder"]: Prepared(tests, {}, {}, [isolated.__file__])}
+
+
+def test_time_limit_gives_a_row_per_exercise(assignments, unscored, tmp_path):
     """A notebook that never ends is stopped at the time limit, with a reason in every row."""
     never = "import time\nwhile True:\n    time.sleep(0.1)"  # no CPU spent while it waits
     path = _with_cell(assignments, "student", never, tmp_path)
-    # the limit is what is tested: a short one holds a worker for less time (the chapter's
-    # given data come from the teacher's run, under a limit of its own)
-    rows, problem = grade_notebook(path, load_manifest(assignments), assignments, timeout=6)
+    # the limit is what is tested: a short one holds a worker for less time
+    chapters = load_manifest(assignments)
+    rows, problem = grade_notebook(path, chapters, assignments, timeout=6, prepared=unscored)
     assert problem == "timed out after 6 s"
     assert [(r.exercise, r.points, r.max_points) for r in rows] == [(OVER, 0, 2)]
 
@@ -106,15 +119,17 @@ def test_time_limit_gives_a_row_per_exercise(assignments, tmp_path):
     ("cell", "limits", "reason"),
     [
         ('while True:\n    print("x" * 200_000)', Limits(output_mb=1), "cell output passed 1 MB"),
-        ("while True:\n    pass", Limits(cpu_seconds=3), "used more than 3 s of CPU time"),
+        ("while True:\n    pass", Limits(cpu_seconds=2), "used more than 2 s of CPU time"),
     ],
     ids=["output", "cpu"],
 )
-def test_a_runaway_notebook_becomes_rows_with_a_reason(assignments, tmp_path, cell, limits, reason):
+def test_a_runaway_notebook_becomes_rows_with_a_reason(
+    assignments, unscored, tmp_path, cell, limits, reason
+):
     """Issue 19, item 21: the limits stop it long before the time limit."""
     path = _with_cell(assignments, "student", cell, tmp_path)
     chapters = load_manifest(assignments)
-    rows, problem = grade_notebook(path, chapters, assignments, 120, limits=limits)
+    rows, problem = grade_notebook(path, chapters, assignments, 120, None, limits, unscored)
     assert problem is not None and reason in problem, problem
     assert [(r.points, r.max_points, r.message) for r in rows] == [(0, 2, problem)]
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 from coursework_mini import total_chapter
+from coursework_products import book_assignment
 
-from clfmetrics.coursework import build_assignment
 from clfmetrics.coursework.__main__ import main
 from clfmetrics.coursework.exercises import notebook_chapters
 from clfmetrics.coursework.master import read_hidden
@@ -34,7 +34,7 @@ def hidden_only_lines() -> set[str]:
     """Lines of the chapters' hidden-check cells that no other cell of the chapter holds."""
     found = set()
     for path in notebook_chapters(ROOT):
-        assignment = build_assignment(path, ROOT)
+        assignment = book_assignment(path)
         nb = assignment.notebook
         hidden = {k for ex in assignment.graded for k in ex.hidden_cells}
         elsewhere = "\n".join(c.source for k, c in enumerate(nb.cells) if k not in hidden)

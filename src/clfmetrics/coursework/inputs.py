@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import builtins
 import doctest
+import textwrap
 import zipfile
 from pathlib import Path
 
@@ -19,15 +20,15 @@ from .exercises import META
 
 def names_read(tests: dict[str, bytes]) -> list[str]:
     """Every name the test cases read (what must be carried out of the student's kernel)."""
-    from otter.test_files.ok_test import OKTestFile
-
     names: set[str] = set()
     parser = doctest.DocTestParser()
     for text in tests.values():
         spec: dict = {}
         exec(text, spec)  # the teacher's test file, read before any submission ran
-        for case in OKTestFile.from_spec(spec["test"]).test_cases:
-            trees = [ast.parse(e.source) for e in parser.get_examples(case.body)]
+        # the cases as otter's OKTestFile.from_spec reads them (without importing otter's API)
+        for case in (c for suite in spec["test"]["suites"] for c in suite["cases"]):
+            body = textwrap.dedent(case["code"])
+            trees = [ast.parse(e.source) for e in parser.get_examples(body)]
             found = [n for t in trees for n in ast.walk(t) if isinstance(n, ast.Name)]
             stored = {n.id for n in found if isinstance(n.ctx, ast.Store)}
             names |= {n.id for n in found if n.id not in stored}

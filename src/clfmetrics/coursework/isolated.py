@@ -7,7 +7,8 @@ Three commands, each a separate process started by :mod:`.grading` with resource
     Execute the student's notebook on a fresh kernel (``nbclient``), then let the kernel write
     the values of the names the tests use to ``OUT`` with :func:`.values.encode`. Neither the
     hidden tests nor otter's grading code are loaded into this kernel, so whatever the
-    notebook changes there changes nothing that decides points.
+    notebook changes there changes nothing that decides points. The grader runs this step
+    by the path of :mod:`.execute`, which imports neither numpy nor the library.
 ``score TESTS NAMESPACE CONTEXT``
     In a process of its own outside the sandbox that never runs student code (forked by
     :mod:`.scoring` from a server that imported otter once), rebuild the values
@@ -29,35 +30,16 @@ import json
 import keyword
 import os
 import resource
-import signal
 import sys
 from pathlib import Path
 
+from . import execute
+from .execute import DEAD_KERNEL, OUT_OF_CPU, TOO_MUCH_OUTPUT  # noqa: F401 (the exit codes)
 from .sandbox import tasks_of
 from .values import TRUSTED, NotCarried, decode, encode
 
 #: This module's name, also when it runs as ``__main__``.
 MODULE = "clfmetrics.coursework.isolated"
-
-#: Exit codes of ``execute``: the kernel died; the output passed its cap; the kernel used up
-#: its CPU time.
-DEAD_KERNEL, TOO_MUCH_OUTPUT, OUT_OF_CPU = 3, 4, 5
-
-SERIALISE = """\
-def _clfmetrics_export(names, path):
-    import json
-    from clfmetrics.coursework.values import encode
-    values, skipped = {{}}, {{}}
-    for name in names:
-        if name in globals():
-            try:
-                values[name] = encode(globals()[name])
-            except Exception as exc:
-                skipped[name] = str(exc)[:200]
-    with open(path, "w") as f:
-        json.dump({{"values": values, "skipped": skipped}}, f)
-_clfmetrics_export({names!r}, {path!r})
-"""
 
 
 def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int, uid=None):
@@ -84,56 +66,6 @@ def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int, u
         resource.setrlimit(resource.RLIMIT_NPROC, (cap, hard))
 
     return apply
-
-
-def _execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> int:
-    import nbformat
-    from nbclient import NotebookClient
-    from nbclient.exceptions import DeadKernelError
-
-    cap = int(output_mb * 1024 * 1024)
-
-    class CappedClient(NotebookClient):
-        """Stops the run when the notebook's outputs pass ``cap`` bytes."""
-
-        written = 0
-        kernel = None
-        overflowed = False
-
-        async def async_start_new_kernel(self, **kwargs):
-            await super().async_start_new_kernel(**kwargs)
-            self.kernel = getattr(self.km.provisioner, "process", None)  # to read how it ended
-
-        def output(self, outs, msg, display_id, cell_index):
-            self.written += len(json.dumps(msg.get("content", {}), default=str))
-            if self.written <= cap:
-                return super().output(outs, msg, display_id, cell_index)
-            if not self.overflowed and self.kernel is not None:
-                # a busy cell never replies, so only ending the kernel ends the run
-                self.overflowed = True
-                self.kernel.kill()
-            return None
-
-    nb = nbformat.read(notebook, as_version=4)
-    nb.cells.append(nbformat.v4.new_code_cell(SERIALISE.format(names=names, path=str(out))))
-    client = CappedClient(
-        nb,
-        timeout=None,
-        startup_timeout=120,
-        allow_errors=True,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(notebook.parent)}},
-    )
-    try:
-        client.execute()
-    except DeadKernelError:
-        if client.overflowed:
-            return TOO_MUCH_OUTPUT
-        ended = client.kernel.poll() if client.kernel is not None else None
-        return OUT_OF_CPU if ended == -signal.SIGXCPU else DEAD_KERNEL
-    finally:  # the outputs, so the grader can compare what the notebook claimed
-        nbformat.write(nb, out.with_suffix(".ipynb"))
-    return 0
 
 
 class _Worker:
@@ -315,8 +247,7 @@ def _serve(namespace: Path) -> int:
 def main(argv: list[str]) -> int:
     command, *rest = argv
     if command == "execute":
-        notebook, names, out, output_mb = rest
-        return _execute(Path(notebook), json.loads(names), Path(out), float(output_mb))
+        return execute.main(rest)
     if command == "score":
         context = json.loads(Path(rest[2]).read_text()) if len(rest) > 2 else None
         print(json.dumps(_score(Path(rest[0]), Path(rest[1]), context)))

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import isolated, sandbox, scoring
+from . import execute, isolated, sandbox, scoring
 from .gradebook import cell_errors
 from .inputs import chapter_givens, names_read
 from .scoring import kill_tree
@@ -85,11 +85,11 @@ def _tail(log: Path) -> str:
 
 
 def _why(code: int, limits: Limits, log: Path) -> str:
-    if code == isolated.DEAD_KERNEL:
+    if code == execute.DEAD_KERNEL:
         return "the kernel died while running the notebook"
-    if code == isolated.OUT_OF_CPU:
+    if code == execute.OUT_OF_CPU:
         return f"stopped: its kernel used more than {limits.cpu_seconds:g} s of CPU time"
-    if code == isolated.TOO_MUCH_OUTPUT:
+    if code == execute.TOO_MUCH_OUTPUT:
         return f"stopped: its cell output passed {limits.output_mb:g} MB"
     if code == -signal.SIGXCPU:
         return f"stopped: it used more than {limits.cpu_seconds:g} s of CPU time"
@@ -115,7 +115,6 @@ def fingerprint(modules=None) -> dict[str, tuple[int, int, int]]:
     user, so a change shows.
     """
     import numpy
-    import otter
 
     site = Path(numpy.__file__).resolve().parents[1]
     if modules:
@@ -124,6 +123,8 @@ def fingerprint(modules=None) -> dict[str, tuple[int, int, int]]:
             with contextlib.suppress(OSError), os.scandir(folder) as entries:
                 files.update(e.path for e in entries if e.name.endswith((".py", ".so", ".pth")))
     else:
+        import otter
+
         roots = [
             Path(_LIBRARY) / "clfmetrics",
             Path(otter.__file__).parent,
@@ -208,8 +209,8 @@ def _execute(notebook, names, stem, timeout, limits, box, tmp: Path):
     scratch.mkdir()
     shutil.copy(notebook, scratch / f"{stem}.ipynb")
     home = sandbox.HOME if box else str(scratch)
-    cmd = [sys.executable, "-m", isolated.MODULE, "execute", f"{home}/{stem}.ipynb"]
-    cmd += [json.dumps(names), f"{home}/.values.json", str(limits.output_mb)]
+    notebook_in, values_out = f"{home}/{stem}.ipynb", f"{home}/.values.json"
+    cmd = execute.command(sys.executable, notebook_in, names, values_out, limits.output_mb)
     if box is not None:
         box.prepare(scratch)
         cmd = box.wrap(cmd, scratch)
@@ -269,6 +270,16 @@ def _score_values(values, tests, context, timeout, limits, box, tmp: Path):
     return json.loads(result.read_text()), None
 
 
+def otters(cell) -> bool:
+    """Whether ``cell`` is one of otter's own code cells: every line of code imports or calls
+    otter (``import otter``, ``grader = otter.Notebook(...)``, ``grader.check(...)``)."""
+    if cell.get("cell_type") != "code":
+        return False
+    code = [ln.strip() for ln in cell.source.splitlines()]
+    code = [ln for ln in code if ln and not ln.startswith("#")]
+    return bool(code) and all("otter" in ln or ln.startswith("grader.") for ln in code)
+
+
 def given_data(
     teacher: Path,
     tests: dict[str, bytes],
@@ -284,15 +295,20 @@ def given_data(
     values (answers included) once, to learn which module files the scoring process loads (for
     :func:`fingerprint`) and how the teacher notebook itself grades (results as
     :func:`run_isolated` returns them): a chapter's grader is checked without running its
-    teacher notebook a second time.
+    teacher notebook a second time. Otter's own cells (:func:`otters`) are left out of this
+    run: they bind nothing a test reads, and importing otter's API in the kernel costs about
+    2 s of CPU time per chapter.
     """
     limits = limits or Limits()
     needed = names_read(tests)
     names = [n for n in needed if n not in imports]
     given = set(chapter_givens(teacher))
     with tempfile.TemporaryDirectory(prefix="clfmetrics-teacher-") as tmp, _box(sandboxed) as box:
+        nb = nbformat.read(teacher, as_version=4)
+        nb.cells = [c for c in nb.cells if not otters(c)]
+        nbformat.write(nb, Path(tmp) / "teacher.ipynb")
         values, executed, problem = _execute(
-            teacher, names, teacher.stem, timeout, limits, box, Path(tmp)
+            Path(tmp) / "teacher.ipynb", names, teacher.stem, timeout, limits, box, Path(tmp)
         )
         if problem or values is None:
             raise RuntimeError(f"the teacher notebook {teacher.name} did not run: {problem}")

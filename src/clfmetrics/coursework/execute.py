@@ -1,0 +1,106 @@
+"""Execute a submitted notebook on a fresh kernel and export the values its tests read.
+
+The ``execute`` step of :mod:`.isolated`, run inside the submission's sandbox. The grader
+starts it by its path (``python -P .../execute.py NOTEBOOK NAMES OUT OUTPUT_MB``, see
+:func:`command`) rather than as ``python -m clfmetrics.coursework.isolated execute``: the
+module imports only the standard library, nbformat and nbclient, so the process does not load
+numpy and the whole library (clfmetrics' package ``__init__``) for nothing, about a third of a
+second of CPU time per submission. ``-P`` keeps this module's folder off ``sys.path``.
+
+Neither the hidden tests nor any grading code are loaded into the kernel; after the last cell
+a cell appended by this step writes the values of ``NAMES`` to ``OUT`` with
+:func:`.values.encode`, and the executed notebook (its outputs) to ``OUT`` with the suffix
+``.ipynb``.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from pathlib import Path
+
+#: Exit codes: the kernel died; the output passed its cap; the kernel used up its CPU time.
+DEAD_KERNEL, TOO_MUCH_OUTPUT, OUT_OF_CPU = 3, 4, 5
+
+SERIALISE = """\
+def _clfmetrics_export(names, path):
+    import json
+    from clfmetrics.coursework.values import encode
+    values, skipped = {{}}, {{}}
+    for name in names:
+        if name in globals():
+            try:
+                values[name] = encode(globals()[name])
+            except Exception as exc:
+                skipped[name] = str(exc)[:200]
+    with open(path, "w") as f:
+        json.dump({{"values": values, "skipped": skipped}}, f)
+_clfmetrics_export({names!r}, {path!r})
+"""
+
+
+def command(python: str, notebook: str, names: list[str], out: str, output_mb: float) -> list:
+    """The command line of this step (``python -P`` and this file's path)."""
+    script = str(Path(__file__).resolve())
+    return [python, "-P", script, notebook, json.dumps(names), out, str(output_mb)]
+
+
+def execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> int:
+    """Run ``notebook``, then write the values of ``names`` to ``out``; an exit code."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import DeadKernelError
+
+    cap = int(output_mb * 1024 * 1024)
+
+    class CappedClient(NotebookClient):
+        """Stops the run when the notebook's outputs pass ``cap`` bytes."""
+
+        written = 0
+        kernel = None
+        overflowed = False
+
+        async def async_start_new_kernel(self, **kwargs):
+            await super().async_start_new_kernel(**kwargs)
+            self.kernel = getattr(self.km.provisioner, "process", None)  # to read how it ended
+
+        def output(self, outs, msg, display_id, cell_index):
+            self.written += len(json.dumps(msg.get("content", {}), default=str))
+            if self.written <= cap:
+                return super().output(outs, msg, display_id, cell_index)
+            if not self.overflowed and self.kernel is not None:
+                # a busy cell never replies, so only ending the kernel ends the run
+                self.overflowed = True
+                self.kernel.kill()
+            return None
+
+    nb = nbformat.read(notebook, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(SERIALISE.format(names=names, path=str(out))))
+    client = CappedClient(
+        nb,
+        timeout=None,
+        startup_timeout=120,
+        allow_errors=True,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(notebook.parent)}},
+    )
+    try:
+        client.execute()
+    except DeadKernelError:
+        if client.overflowed:
+            return TOO_MUCH_OUTPUT
+        ended = client.kernel.poll() if client.kernel is not None else None
+        return OUT_OF_CPU if ended == -signal.SIGXCPU else DEAD_KERNEL
+    finally:  # the outputs, so the grader can compare what the notebook claimed
+        nbformat.write(nb, out.with_suffix(".ipynb"))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    notebook, names, out, output_mb = argv
+    return execute(Path(notebook), json.loads(names), Path(out), float(output_mb))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
