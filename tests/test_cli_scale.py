@@ -235,6 +235,38 @@ def test_scores_on_parquet_equal_the_csv_result(tmp_path, capsys, kind):
     assert from_parquet == from_csv and '"roc_auc"' in from_csv
 
 
+@pytest.mark.parametrize("kind", ["scores", "proba"])
+def test_cli_scores_report_equals_the_api_report_byte_for_byte(tmp_path, capsys, kind):
+    # The command line hands the reader's class codes (int8) and its own matrix of number
+    # columns, rescaled in blocks, to report_of_codes; the API makes its codes from labels.
+    import json
+
+    rng = np.random.default_rng(11)
+    n = 2 if kind == "scores" else 4
+    truth = rng.integers(0, n, 400)
+    raw = rng.random((400, n)) + 0.8 * (np.arange(n) == truth[:, None])
+    proba = np.round(raw / raw.sum(axis=1, keepdims=True), 3)  # rows off 1 by rounding
+    pred = np.where(rng.random(400) < 0.8, proba.argmax(axis=1), rng.integers(0, n, 400))
+    names = [f"c{k}" for k in range(n)]
+    rows = [
+        ",".join([f"k{t}", f"k{q}", *map(str, ps)])
+        for t, q, ps in zip(truth, pred, proba, strict=True)
+    ]
+    csv = tmp_path / "items.csv"
+    csv.write_text("\n".join(["gold,model," + ",".join(names), *rows, ""]))
+    labels = [f"k{k}" for k in range(n)]
+    if kind == "scores":
+        extra, scores, pos = ["--scores", "c0", "--pos-label", "k0"], proba[:, 0], "k0"
+    else:
+        extra, pos = ["--proba", *names], None
+        scores = proba / proba.sum(axis=1, keepdims=True)
+    got = json.loads(_cli_json(capsys, ["report", str(csv), "--truth", "gold", "--pred", "model",
+                                        *extra]))  # fmt: skip
+    want = cm.report([f"k{t}" for t in truth], [f"k{q}" for q in pred], scores=scores,
+                     labels=labels, pos_label=pos, size=200, rng=0).to_dict()  # fmt: skip
+    assert got == json.loads(json.dumps(want)) and got["scores"]["brier_score"] > 0
+
+
 def test_parquet_scores_problems_name_the_row(tmp_path, capsys):
     duckdb = pytest.importorskip("duckdb")
     from clfmetrics import cli
