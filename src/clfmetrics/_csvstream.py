@@ -17,6 +17,7 @@ of :mod:`clfmetrics._csvinput`.
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Mapping
 from operator import itemgetter
 
@@ -263,6 +264,7 @@ def _rows(parts: list[dict], label_names, number_names) -> dict:
     ``j`` is ``number_names[j]``, each batch released once copied (no second matrix)."""
     names = list(dict.fromkeys(number_names))
     out = _joined([{k: p.pop(k) for k in ("lines", *label_names)} for p in parts])
+    _release()
     matrix, done = np.empty((out["lines"].size, len(names))), 0
     while parts:
         part = parts.pop(0)
@@ -270,8 +272,32 @@ def _rows(parts: list[dict], label_names, number_names) -> dict:
         for j, name in enumerate(names):
             matrix[done : done + size, j] = part.pop(name)
         done += size
+        if len(parts) % 16 == 0:
+            _release()
     out["numbers"] = matrix
     return out
+
+
+def _release() -> None:
+    """Return the freed batches' memory to the system now (glibc's ``malloc_trim``).
+
+    A batch's arrays (under 32 MiB) live on the C heap between arrays still in use, so
+    freeing them leaves holes that the heap keeps: at 10**7 rows the process held the
+    batches and their joined copy at once (1.19 GB measured, for 0.6 GB in use).
+    ``malloc_trim`` hands the whole free pages back. Elsewhere it does not exist: no-op.
+    """
+    if _TRIM is not None:
+        _TRIM(0)
+
+
+def _malloc_trim():
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return None
+
+
+_TRIM = _malloc_trim()
 
 
 def _finish(path, table, rows, values, label_names, number_names, given, bad, dropped):
