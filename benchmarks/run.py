@@ -30,6 +30,7 @@ from clfmetrics.tooling.timing import count_stack, run_times
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_auc import bench_auc
 from bench_bands import bench_bands
+from bench_corp import bench_corp
 from bench_curves import bench_curves
 from bench_exact import bench_exact
 from bench_intervals import bench_intervals
@@ -292,6 +293,7 @@ def main(argv=None) -> int:
         "intervals": bench_intervals(args.quick),
         "auc": bench_auc(args.quick),
         "bands": bench_bands(args.quick),
+        "corp_band": bench_corp(args.quick),
         "exact": bench_exact(args.quick),
         # quick: the eight explorers on one page, loaded once (the full run: every page)
         "pages": bench_pages(1, together=True) if args.quick else bench_pages(3),
@@ -320,6 +322,7 @@ def main(argv=None) -> int:
     print_table("one-vs-rest AP intervals, 5 classes", results["auc"]["proba_ap"])
     print_table("ROC/PR bands, 1,000 distinct scores", results["bands"]["distinct"])
     print_table("ROC/PR bands, continuous scores", results["bands"]["continuous"])
+    print_table("CORP consistency band", results["corp_band"])
     print_table("exact intervals, one call, versus scipy's binomtest per class", results["exact"])
     print_table("page explorers: weight and time to interactive, cold cache", results["pages"])
     print_table("paired comparison at scale (fresh process each)", results["scale"])

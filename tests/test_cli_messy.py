@@ -187,7 +187,7 @@ def test_out_of_memory_is_one_line(tmp_path, capsys, monkeypatch):
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(cli, "report", exhausted)
+    monkeypatch.setattr(cli, "report_of_codes", exhausted)
     monkeypatch.setattr(cli, "report_from_counts", exhausted)
     assert "out of memory" in _fails(capsys, _write(tmp_path, _table()))
 

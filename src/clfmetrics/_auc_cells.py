@@ -89,6 +89,12 @@ def _runs(sorted_scores: np.ndarray):
     return sorted_scores[starts], np.diff(np.r_[starts, sorted_scores.size])
 
 
+def _sorted(x: np.ndarray) -> np.ndarray:
+    """``x`` (a fresh copy) sorted in place: ``np.sort`` would hold a second copy."""
+    x.sort()
+    return x
+
+
 def cells_of(is_pos: np.ndarray, s: np.ndarray) -> Cells:
     """The cells of a checked binary problem: each class's scores sorted apart.
 
@@ -96,8 +102,8 @@ def cells_of(is_pos: np.ndarray, s: np.ndarray) -> Cells:
     a time) holds about one float per item at once, where a sort of all the items
     with their ranks (``np.unique(..., return_inverse=True)``) held five.
     """
-    pos_values, pos = _runs(np.sort(s[is_pos]))
-    neg_values, neg = _runs(np.sort(s[~is_pos]))
+    pos_values, pos = _runs(_sorted(s[is_pos]))
+    neg_values, neg = _runs(_sorted(s[~is_pos]))
     groups = np.union1d(pos_values, neg_values)
     pos_group = np.searchsorted(groups, pos_values)
     neg_group = np.searchsorted(groups, neg_values)

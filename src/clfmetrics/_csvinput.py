@@ -67,6 +67,12 @@ class Columns:
     #: Rows of each entry when the entries are distinct combinations (the streaming
     #: reader without score columns; ``lines`` then hold each one's first line), else None.
     counts: np.ndarray | None = None
+    #: With one entry per row (the streaming reader): each label column's class codes,
+    #: indices into ``classes`` (``labels`` are made from them when read), else None.
+    codes: dict[str, np.ndarray] | None = None
+    #: The number columns (distinct names, in order) as one (N, m) matrix; ``numbers``
+    #: holds views of its columns (the streaming reader), else None.
+    matrix: np.ndarray | None = None
 
 
 def _missing(column: np.ndarray) -> np.ndarray:

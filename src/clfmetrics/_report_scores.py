@@ -20,14 +20,9 @@ from ._auc_uncertainty import ap_interval, auc_interval
 from ._checks import reject_masked
 from ._interval import centred_on_estimate
 from ._macro_auc import macro_auc_interval
+from ._proper_scores import binned, brier_of, ece_of, log_loss_of
 from ._render import Section, count, fixed, interval_dict, interval_text, num, reported_text
-from .reliability import (
-    ROW_SUM_TOLERANCE,
-    brier_score,
-    expected_calibration_error,
-    log_loss,
-    reliability_curve,
-)
+from .reliability import ROW_SUM_TOLERANCE
 from .small_samples import small_class_warning
 
 #: Equal-width bins of the reliability table and the ECE.
@@ -41,6 +36,8 @@ AUC_METHODS = ("auto", "percentile", "bca", "delong")
 #: number of distinct scores (a minute at 10**6), DeLong's is one sort, and at this size
 #: the normal approximation behind it is accurate unless the AUC is within a few 1/N of 0 or 1.
 AUC_DELONG_FROM = 50_000
+#: Rows of a probability matrix whose sums are checked at a time.
+_BLOCK = 2**16
 
 
 def check_scores(scores, n_items: int, labels: list, pos_label):
@@ -152,22 +149,25 @@ class ScoreSummary:
         self.reliability = None
         if not self.probabilities:
             return
+        # The scores were checked where they entered (finite, in [0, 1], rows summing to 1),
+        # so the arithmetic runs on them as they are: no check repeated over the items.
         if self.binary:
-            y, kw = (truth == pos).view(np.int8), {"pos_label": 1}
-            mix = y.mean()
+            pos_of, cols = truth == pos, None
+            mix = pos_of.view(np.int8).mean()
         else:
-            y, kw = truth, {"labels": list(range(len(labels)))}
+            pos_of, cols = None, truth
             mix = np.bincount(truth, minlength=len(labels)) / len(truth)
         # The class mix for every item: a read-only view, no array of N rows.
-        constant = np.broadcast_to(mix, (len(y), *np.shape(mix)))
+        constant = np.broadcast_to(mix, (len(truth), *np.shape(mix)))
+        counts, hits, stated = binned(scores, pos_of, cols, BINS, "uniform")
         self.proper = {
-            "brier_score": brier_score(y, scores, **kw),
-            "brier_score_of_class_mix": brier_score(y, constant, **kw),
-            "log_loss": log_loss(y, scores, **kw),
-            "log_loss_of_class_mix": log_loss(y, constant, **kw),
-            "expected_calibration_error": expected_calibration_error(y, scores, bins=BINS, **kw),
+            "brier_score": brier_of(scores, pos_of, cols),
+            "brier_score_of_class_mix": brier_of(constant, pos_of, cols),
+            "log_loss": log_loss_of(scores, pos_of, cols),
+            "log_loss_of_class_mix": log_loss_of(constant, pos_of, cols),
+            "expected_calibration_error": ece_of(counts, hits, stated, False),
         }
-        self.reliability = reliability_curve(y, scores, bins=BINS, **kw)
+        self.reliability = (hits / counts, stated / counts, counts)
 
     def sentence(self) -> str:
         """One sentence for the report's suggested paragraph."""
@@ -299,10 +299,12 @@ def _not_probabilities(scores: np.ndarray) -> list[str]:
     if scores.min() < 0 or scores.max() > 1:
         why = "the scores lie outside [0, 1]"
     elif scores.ndim == 2:
-        off = np.abs(scores.sum(axis=1) - 1)
-        if off.max() > ROW_SUM_TOLERANCE:
-            k = int(np.argmax(off))
-            why = f"the rows of scores do not all sum to 1 (row {k}: {scores[k].sum():.6g})"
+        for start in range(0, len(scores), _BLOCK):  # row sums a block at a time
+            off = np.abs(scores[start : start + _BLOCK].sum(axis=1) - 1)
+            if off.max() > ROW_SUM_TOLERANCE:
+                k = start + int(np.argmax(off))
+                why = f"the rows of scores do not all sum to 1 (row {k}: {scores[k].sum():.6g})"
+                break
     if not why:
         return []
     return [

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .reliability import _as_bins, _as_proba, _bin_ids, _ece, _sums, _true_columns
+from ._proper_scores import bin_ids as _bin_ids
+from ._proper_scores import bin_sums as _sums
+from ._proper_scores import ece_of as _ece
+from .reliability import _as_bins, _as_proba, _true_columns
 
 __all__ = ["classwise_calibration_error", "classwise_reliability"]
 

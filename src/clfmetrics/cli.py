@@ -84,11 +84,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import warnings
-
-import numpy as np
 
 from ._csvcounts import counted_columns, duckdb_installed, is_parquet
 from ._csvfile import (
@@ -101,6 +98,8 @@ from ._csvfile import (
     lines_text,
 )
 from ._csvinput import NA_CHOICES
+from ._csvscores import option_terms as _option_terms
+from ._csvscores import score_columns as _scores
 from ._csvstream import read_columns
 from ._labels import LabelWarning
 from ._output import add_output_options, check_output, render, write
@@ -108,13 +107,11 @@ from ._render import count
 from ._report_scores import AUC_METHODS
 from ._resample import DEFAULT_SEED
 from .comparison import compare, compare_from_counts
-from .reporting import report, report_from_counts
+from .reporting import report_from_counts, report_of_codes
 
 __all__ = ["InputError", "run"]
 
 USAGE_ERROR = 2
-#: --proba rows may miss 1 by this much (rounded probabilities) and are then rescaled.
-ROUNDING = 0.01
 #: A CSV file up to this size is reread row by row when it has a problem (for line numbers).
 SMALL_CSV = 64 * 2**20
 
@@ -250,10 +247,12 @@ def _evaluate(args):
             f"missing value ({lines_text(cols.dropped)}); {count(remain, 'row')} remain",
             file=sys.stderr,
         )
-    truth = cols.labels[args.truth]
     options = {"labels": cols.classes, "level": args.level, "size": args.size, "rng": args.seed}
     if args.counts or cols.counts is not None:  # aggregated: by the file, or as it streamed
-        n = cols.numbers[args.counts] if args.counts else cols.counts
+        truth, n = (
+            cols.labels[args.truth],
+            cols.numbers[args.counts] if args.counts else cols.counts,
+        )
         if len(args.pred) == 1:
             out = report_from_counts(truth, cols.labels[args.pred[0]], n, **options)
         else:
@@ -263,15 +262,20 @@ def _evaluate(args):
             )
     elif len(args.pred) == 1:
         scores, pos_label = _scores(args, cols)
-        pred = cols.labels[args.pred[0]]
-        kw = {"scores": scores, "pos_label": pos_label, "auc_method": args.auc_method}
+        truth, pred = cols.codes[args.truth], cols.codes[args.pred[0]]
+        classes, notes = cols.classes, cols.warnings
+        del cols  # the rows' lines are no longer needed: only the arrays in use stay
         try:
-            out = report(truth, pred, **kw, **options)
+            out = report_of_codes(truth, pred, classes, scores, pos_label, args.level,
+                                  args.size, args.seed, args.auc_method)  # fmt: skip
         except ValueError as err:  # in the options' terms, not the API's
             raise InputError(_option_terms(str(err), args)) from None
+        out.warnings[:0] = notes
+        return out
     else:
         a, b = args.pred
-        out = compare(truth, cols.labels[a], cols.labels[b], names=(a, b), **options)
+        out = compare(cols.labels[args.truth], cols.labels[a], cols.labels[b], names=(a, b),
+                      **options)  # fmt: skip
     out.warnings[:0] = cols.warnings
     return out
 
@@ -324,70 +328,6 @@ def _counted(args, score_columns):
             file=sys.stderr,
         )
     return counted
-
-
-def _option_terms(message: str, args) -> str:
-    """An error of ``report(scores=...)`` in the words of the command line's options."""
-    given = "the --scores column" if args.scores else "the --proba columns"
-    for api, option in (
-        (r"\b1-d scores\b", "--scores"),
-        (r"an \((N|\d+), \d+\) probability matrix", "one --proba column per class"),
-        (r"(?<!-)\bscores\b", given),
-        (r"\by_true\b", "--truth"),
-        (r"\by_pred\b", "--pred"),
-        (r"\bpos_label=", "--pos-label "),
-        (r"\bpos_label\b", "--pos-label"),
-    ):
-        message = re.sub(api, option, message)
-    return message
-
-
-def _scores(args, cols):
-    """The --scores column or the --proba matrix (checked), and the positive class."""
-    classes = cols.classes
-    if args.scores and len(classes) != 2:
-        shown = " ".join(map(str, classes))
-        raise InputError(
-            f"--scores gives the score of one class, for a task of two classes; there are "
-            f"{len(classes)} ({shown}): give one probability column per class with --proba "
-            "instead, in that order"
-        )
-    if args.scores:
-        pos = None
-        if args.pos_label is not None:
-            pos = next((c for c in classes if str(c) == args.pos_label.strip()), None)
-            if pos is None:
-                shown = " ".join(map(str, classes))
-                raise InputError(f"--pos-label {args.pos_label} is not one of the classes {shown}")
-        return cols.numbers[args.scores], pos
-    if not args.proba:
-        return None, None
-    names, shown = list(args.proba), " ".join(map(str, classes))
-    if len(names) != len(classes):
-        raise InputError(
-            f"--proba names {len(names)} columns, but there are {len(classes)} classes "
-            f"({shown}): give one column per class, in that order (--labels sets the classes)"
-        )
-    if sorted(names) == sorted(map(str, classes)) and names != [str(c) for c in classes]:
-        raise InputError(
-            f"the --proba columns are named like the classes but listed in another order; "
-            f"list them in the class order: {shown}"
-        )
-    proba = np.empty((cols.lines.size, len(names)))  # filled as each file column is released
-    for k, name in enumerate(names):  # (a column named twice: after its last use)
-        proba[:, k] = cols.numbers.pop(name) if name not in names[k + 1 :] else cols.numbers[name]
-    sums = proba.sum(axis=1)
-    off = np.abs(sums - 1)
-    if off.max() > ROUNDING:
-        k = int(np.argmax(off))
-        raise InputError(
-            f"{args.file}, line {cols.lines[k]}: the --proba columns sum to {sums[k]:.4g}, not 1"
-        )
-    if off.max() > 1e-6:
-        note = f"largest deviation {off.max():.2g}, rounding in the file"
-        print(f"clfmetrics: note: --proba rows rescaled to sum to 1 ({note})", file=sys.stderr)
-        proba /= sums[:, None]  # in place: the same quotients, no second matrix
-    return proba, None
 
 
 def run(argv=None) -> int:

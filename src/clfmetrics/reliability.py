@@ -20,11 +20,11 @@ None takes ``sample_weight``.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ._checks import reject_masked
+from ._proper_scores import bin_items, binned, brier_of, log_loss_of
+from ._proper_scores import ece_of as _ece
 from ._scores import _as_scores, _as_target, _positives
 from .confusion import _label_codes
 
@@ -32,8 +32,6 @@ __all__ = ["brier_score", "expected_calibration_error", "log_loss", "reliability
 
 #: How far a row of an (N, n) matrix may sum from 1 (float32 probabilities pass).
 ROW_SUM_TOLERANCE = 1e-6
-
-_EPS = np.finfo(np.float64).eps
 
 
 def _as_proba(proba) -> np.ndarray:
@@ -166,26 +164,7 @@ def brier_score(y_true, proba, *, labels=None, pos_label=None) -> float:
     >>> round(brier_score([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3]), 12)
     0.0375
     """
-    p, pos, cols = _binary_or_matrix(y_true, proba, pos_label, labels)
-    if cols is None:
-        # Both columns of [1 - p, p], halved: scikit-learn's arithmetic (the same last bit),
-        # in place (one or two floats per item held, not five).
-        outer = (~pos).astype(np.float64)  # 1 - y
-        inner = 1.0 - p
-        outer -= inner
-        del inner
-        np.square(outer, out=outer)
-        term = pos.astype(np.float64)
-        term -= p
-        np.square(term, out=term)
-        outer += term
-        return float(np.mean(outer) * 0.5)
-    rows, step = np.empty(len(p)), max(1, 2**20 // p.shape[1])  # blocks: no matrix copy
-    for start in range(0, len(p), step):
-        diff = p[start : start + step].copy()
-        diff[np.arange(len(diff)), cols[start : start + step]] -= 1.0
-        rows[start : start + step] = np.einsum("ij,ij->i", diff, diff)
-    return float(np.mean(rows))
+    return brier_of(*_binary_or_matrix(y_true, proba, pos_label, labels))
 
 
 def log_loss(y_true, proba, *, labels=None, pos_label=None) -> float:
@@ -225,14 +204,7 @@ def log_loss(y_true, proba, *, labels=None, pos_label=None) -> float:
     ...                [[.1, .9], [.9, .1], [.8, .2], [.35, .65]]), 5)
     0.21616
     """
-    p, pos, cols = _binary_or_matrix(y_true, proba, pos_label, labels)
-    if cols is None:  # np.where(pos, p, 1 - p), in place
-        true_p = 1.0 - p
-        np.copyto(true_p, p, where=pos)
-    else:
-        true_p = p[np.arange(len(p)), cols]
-    np.clip(true_p, _EPS, 1.0 - _EPS, out=true_p)
-    return float(-np.mean(np.log(true_p, out=true_p)))
+    return log_loss_of(*_binary_or_matrix(y_true, proba, pos_label, labels))
 
 
 def _as_bins(bins, strategy) -> int:
@@ -248,56 +220,13 @@ def _as_bins(bins, strategy) -> int:
 def _bin_items(y_true, proba, bins, strategy, pos_label, labels):
     """Per item: its bin, stated probability and hit (outcome); and the number of bins."""
     bins = _as_bins(bins, strategy)
-    p, pos, cols = _binary_or_matrix(y_true, proba, pos_label, labels)
-    if cols is None:
-        stated, hit = p, pos
-    else:  # top-label (confidence) calibration, Guo et al. (2017)
-        top = np.argmax(p, axis=1)
-        stated, hit = p[np.arange(len(p)), top], top == cols
-    return _bin_ids(stated, bins, strategy), stated, hit, bins
-
-
-def _bin_ids(stated: np.ndarray, bins: int, strategy: str) -> np.ndarray:
-    if strategy == "uniform":
-        edges = np.linspace(0.0, 1.0, bins + 1)
-    else:
-        edges = np.percentile(stated, np.linspace(0, 1, bins + 1) * 100)
-    # As scikit-learn's calibration_curve: bin b holds (edges[b], edges[b + 1]], the
-    # first bin also its left edge; values on an inner edge go to the lower bin.
-    return np.searchsorted(edges[1:-1], stated)
-
-
-def _sums(ids, stated, hit, bins):
-    """Per non-empty bin: count, sum of outcomes, sum of stated probabilities."""
-    counts = np.bincount(ids, minlength=bins)
-    observed = np.bincount(ids, weights=hit.astype(np.float64), minlength=bins)
-    predicted = np.bincount(ids, weights=stated, minlength=bins)
-    full = counts > 0
-    return counts[full], observed[full], predicted[full]
+    return (*bin_items(*_binary_or_matrix(y_true, proba, pos_label, labels), bins, strategy), bins)
 
 
 def _binned(y_true, proba, bins, strategy, pos_label, labels):
     """Per non-empty bin: count, sum of outcomes, sum of stated probabilities."""
-    return _sums(*_bin_items(y_true, proba, bins, strategy, pos_label, labels))
-
-
-def _ece(counts, hits, stated, debiased) -> float:
-    """Plug-in or debiased ECE from the sums per non-empty bin."""
-    gap = hits / counts - stated / counts
-    weight = counts / counts.sum()
-    if not debiased:
-        return float(np.abs(hits - stated).sum() / counts.sum())
-    freq = hits / counts
-    sd = np.sqrt(freq * (1 - freq) / counts)
-    # E|G| for G ~ N(gap, sd^2): sd sqrt(2/pi) exp(-gap^2 / 2 sd^2) + gap (1 - 2 Phi(-gap / sd)).
-    z = np.divide(gap, sd, out=np.zeros_like(gap), where=sd > 0)
-    phi = 0.5 * (1 + np.array([math.erf(-v / math.sqrt(2)) for v in z.tolist()]))
-    folded = np.where(
-        sd > 0,
-        sd * math.sqrt(2 / math.pi) * np.exp(-0.5 * z**2) + gap * (1 - 2 * phi),
-        np.abs(gap),
-    )
-    return float(weight @ (2 * np.abs(gap) - folded))
+    bins = _as_bins(bins, strategy)
+    return binned(*_binary_or_matrix(y_true, proba, pos_label, labels), bins, strategy)
 
 
 def reliability_curve(

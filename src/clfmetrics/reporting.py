@@ -347,16 +347,28 @@ def report(
         return _counted(y_true, y_pred, None, labels, level, size, rng, ("y_true", "y_pred"))
     # A score belongs to an item, so with scores the items cannot be merged into counts.
     level, size = rs.check_level(level), rs.check_size(size)
-    codes, n, labels = joint_codes(y_true, [y_pred], labels)
-    matrix = np.bincount(codes[1] * n + codes[0], minlength=n * n).reshape(n, n)
     if scores is None:
         raise ValueError("pos_label names the class that scores score; no scores= given")
-    checked = (codes[0], *check_scores(scores, codes.shape[1], labels, pos_label), auc_method)
+    codes, _, labels = joint_codes(y_true, [y_pred], labels)
+    return report_of_codes(codes[0], codes[1], labels, scores, pos_label, level, size, rng,
+                           auc_method)  # fmt: skip
+
+
+def report_of_codes(truth, pred, labels, scores, pos_label, level, size, rng, auc_method):
+    """:func:`report` with scores, from class codes (indices into ``labels``): the command
+    line's reader gives codes, so no column of labels is made for its rows."""
+    level, size, n = rs.check_level(level), rs.check_size(size), len(labels)
+    # The reader's codes may be int8: widened for the cells only (the rest compares them).
+    cells = pred.astype(np.intp, copy=False) * n + truth
+    matrix = np.bincount(cells, minlength=n * n)
+    del cells
+    matrix = matrix.reshape(n, n)
+    checked = (truth, *check_scores(scores, len(truth), labels, pos_label), auc_method)
     out = Report(
         matrix.astype(np.float64), labels, level, size, np.random.default_rng(rng), checked,
         seed_of(rng),
     )  # fmt: skip
-    disagree = argmax_warning(codes[1], checked[1], checked[2], labels)
+    disagree = argmax_warning(pred, checked[1], checked[2], labels)
     out.warnings[:0] = disagree
     return out
 
