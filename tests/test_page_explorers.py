@@ -52,12 +52,20 @@ def site(tmp_path_factory, objects):
     server.shutdown()
 
 
+@pytest.fixture(scope="module")
+def context(browser):
+    """One browser context for every page of this file (the pages keep no storage): the
+    book's static files are fetched and compiled once, not once per page."""
+    shared = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield shared
+    shared.close()
+
+
 class Visit:
     """One explorer page: every request is recorded; anything not local is aborted."""
 
-    def __init__(self, browser, base: str, name: str):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
-        self.page = self.context.new_page()
+    def __init__(self, context, base: str, name: str):
+        self.page = context.new_page()
         self.requests: list[str] = []
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -87,12 +95,12 @@ class Visit:
 
 
 @pytest.fixture(scope="module")
-def visits(browser, site):
+def visits(context, site):
     base, pages = site
-    opened = {kind: Visit(browser, base, name) for kind, name in pages.items()}
+    opened = {kind: Visit(context, base, name) for kind, name in pages.items()}
     yield opened
     for v in opened.values():
-        v.context.close()
+        v.page.close()
 
 
 def close(a, b, tol=TOL) -> bool:
@@ -169,11 +177,11 @@ def library_values(matrices: list[np.ndarray], zd) -> list[dict]:
     return out
 
 
-def test_js_port_agrees_with_the_library(browser, site):
+def test_js_port_agrees_with_the_library(context, site):
     """1,200 random matrices x 3 zero_division conventions: every metric and class-wise
     precision, recall and F1 of clfmetrics.js equal the library's to 1e-12 (NaN = NaN)."""
     base, _ = site
-    visit = Visit(browser, base, "blank.html")
+    visit = Visit(context, base, "blank.html")
     try:
         matrices = random_matrices(1200)
         degenerate = 0
@@ -197,7 +205,7 @@ def test_js_port_agrees_with_the_library(browser, site):
                         assert close(a, c), (name, zd, m.tolist(), a, c)
         assert degenerate >= 300, degenerate  # 0/0 occurs under every convention
     finally:
-        visit.context.close()
+        visit.page.close()
 
 
 # --- every explorer, by keyboard and by pointer ----------------------------------------------
@@ -464,11 +472,11 @@ def test_no_serious_accessibility_violations(visits):
     assert not problems, "\n".join(problems)
 
 
-def test_js_number_formats_are_pythons(browser, site):
+def test_js_number_formats_are_pythons(context, site):
     """The page prints numbers as the widgets do: fmt (4 decimals, half to even on exact
     binary ties, 'nan') and f"{x:.4g}" for the scaled matrices."""
     base, _ = site
-    visit = Visit(browser, base, "blank.html")
+    visit = Visit(context, base, "blank.html")
     try:
         rng = np.random.default_rng(7)
         values = [0.03125, 0.00005, 0.00015, -0.03125, -1e-17, 0.0, 1.0, -0.5, 2.5e-5, 0.99995]
@@ -485,4 +493,4 @@ def test_js_number_formats_are_pythons(browser, site):
         got = visit.page.evaluate("(xs) => xs.map(x => clfPage.fmtG(x))", scaled)
         assert got == [f"{x:.4g}" for x in scaled]
     finally:
-        visit.context.close()
+        visit.page.close()

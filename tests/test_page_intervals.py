@@ -141,15 +141,24 @@ def site(tmp_path_factory):
     server.shutdown()
 
 
-@pytest.fixture
-def open_page(browser, site):
-    base, _ = site
-    contexts = []
+@pytest.fixture(scope="module")
+def context(browser):
+    """One browser context for every page of this file (the pages keep no storage): the
+    book's static files are fetched and compiled once, not once per page."""
+    shared = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield shared
+    shared.close()
 
-    def visit(name, width=1280, theme=None):
-        context = browser.new_context(viewport={"width": width, "height": 900})
-        contexts.append(context)
+
+@pytest.fixture
+def open_page(context, site):
+    base, _ = site
+    pages = []
+
+    def visit(name, width=1280):
         page = context.new_page()
+        page.set_viewport_size({"width": width, "height": 900})
+        pages.append(page)
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{base}/{name}", wait_until="load")
@@ -157,8 +166,8 @@ def open_page(browser, site):
         return page
 
     yield visit
-    for context in contexts:
-        context.close()
+    for page in pages:
+        page.close()
 
 
 def readout(page) -> dict[str, str]:
@@ -339,16 +348,13 @@ def test_confusion_page_intervals_narrow_as_counts_grow(open_page):
 
 
 def test_layout_ticks_and_dark_mode(open_page):
+    # one page, laid out at each width in turn (a resize applies the same CSS as a load)
     wide = open_page("threshold.html", width=1400)
     side = wide.locator(".clf-side").bounding_box()
     figures = wide.locator(".clf-figures").bounding_box()
     assert figures["x"] >= side["x"] + side["width"] - 1  # beside
     live = wide.locator("[aria-live]").bounding_box()
     assert live["width"] <= 1 and live["height"] <= 1  # read out, not printed twice
-    phone = open_page("threshold.html", width=390)
-    side = phone.locator(".clf-side").bounding_box()
-    figures = phone.locator(".clf-figures").bounding_box()
-    assert figures["y"] >= side["y"] + side["height"] - 1  # below
     # ticks: a mark at each label, labels evenly spaced by 1, 2 or 5 times a power of ten
     for svg in wide.locator("svg.clf-chart").all():
         labels = svg.locator("line.clf-tick + text").all_text_contents()
@@ -359,10 +365,17 @@ def test_layout_ticks_and_dark_mode(open_page):
             if len(steps) and np.allclose(steps, steps[0]):
                 mantissa = abs(steps[0]) / 10 ** np.floor(np.log10(abs(steps[0])))
                 assert any(np.isclose(mantissa, f) for f in (1, 2, 5)), labels
+    phone = wide
+    phone.set_viewport_size({"width": 390, "height": 900})
+    assert phone.evaluate("() => window.innerWidth") == 390
+    side = phone.locator(".clf-side").bounding_box()
+    figures = phone.locator(".clf-figures").bounding_box()
+    assert figures["y"] >= side["y"] + side["height"] - 1  # below
     # dark mode: the theme sets data-theme on <html> and light text on a dark page; myst-nb
     # puts a cell's HTML output on a light box with dark text. The charts' ink, captions and
     # buttons follow the text colour of the box they sit in, so they stay readable in both.
-    dark = open_page("threshold.html")
+    dark = phone
+    dark.set_viewport_size({"width": 1280, "height": 900})
     dark.evaluate(
         """() => { document.documentElement.dataset.theme = 'dark';
         const s = document.createElement('style');
