@@ -158,17 +158,18 @@ class FigureImage:
     def _prepare(self) -> None:
         # The first full draw runs the layout engine; freezing it afterwards keeps every
         # later draw from re-running it. Done lazily: a figure that is never shown live
-        # never pays for it.
+        # never pays for it. That draw is the background too: the frozen layout puts every
+        # artist where it just drew it.
         self.fig.canvas.draw()
         self.fig.set_layout_engine("none")
         self._animated = [a for a in self.fig.findobj() if a.get_animated()]
+        self._background = self.fig.canvas.copy_from_bbox(self.fig.bbox)
 
     def _render(self, full: bool) -> None:
+        canvas = self.fig.canvas
         if self._animated is None:
             self._prepare()
-            full = True
-        canvas = self.fig.canvas
-        if full or self._background is None:
+        elif full or self._background is None:
             canvas.draw()  # draws everything except the animated artists
             self._background = canvas.copy_from_bbox(self.fig.bbox)
         else:
