@@ -39,7 +39,7 @@ setup: $(STAMP)
 
 $(STAMP): $(DEPS)
 	@if [ ! -x $(BIN)/python ]; then \
-	  $(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+	  $(PYTHON) -m venv --without-pip $(VENV) 2>/dev/null || { \
 	    echo "python3 -m venv failed; trying the virtualenv package instead"; \
 	    rm -rf $(VENV); \
 	    $(PYTHON) -m pip install --quiet virtualenv && $(PYTHON) -m virtualenv --quiet $(VENV); }; \
@@ -48,7 +48,11 @@ $(STAMP): $(DEPS)
 	@# does one at a time. With cold caches (CI) uv took 82-90 s, compiling included, pyspark's
 	@# wheel built (PyPI has only its sdist); pip took 103-113 s with that wheel cached, and
 	@# builds it 35 s more.
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-setup.txt
+	@# uv goes in by the machine's own pip (--python, pip >= 22.3): the venv needs no pip of its
+	@# own, and bootstrapping one (ensurepip) cost 8 s of the set-up. An older pip bootstraps it.
+	$(PYTHON) -m pip --python $(BIN)/python install --quiet --disable-pip-version-check \
+	  -r requirements-setup.txt 2>/dev/null || { $(BIN)/python -m ensurepip --upgrade >/dev/null && \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-setup.txt; }
 	@# Copies, not uv's default hard links into its cache: the grader fingerprints the venv's
 	@# files by their change time, which any other environment linked from the same cache
 	@# (the Binder simulation's) would move.
