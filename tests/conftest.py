@@ -250,3 +250,12 @@ def browser():
         )
         yield launched
         launched.close()
+
+
+@pytest.fixture(scope="module")
+def shared_context(browser):
+    """One browser context for every page of a test module (the pages keep no storage): the
+    book's static files are fetched and compiled once per module, not once per page."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield context
+    context.close()

@@ -52,15 +52,6 @@ def site(tmp_path_factory, objects):
     server.shutdown()
 
 
-@pytest.fixture(scope="module")
-def context(browser):
-    """One browser context for every page of this file (the pages keep no storage): the
-    book's static files are fetched and compiled once, not once per page."""
-    shared = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield shared
-    shared.close()
-
-
 class Visit:
     """One explorer page: every request is recorded; anything not local is aborted."""
 
@@ -95,9 +86,9 @@ class Visit:
 
 
 @pytest.fixture(scope="module")
-def visits(context, site):
+def visits(shared_context, site):
     base, pages = site
-    opened = {kind: Visit(context, base, name) for kind, name in pages.items()}
+    opened = {kind: Visit(shared_context, base, name) for kind, name in pages.items()}
     yield opened
     for v in opened.values():
         v.page.close()
@@ -177,11 +168,11 @@ def library_values(matrices: list[np.ndarray], zd) -> list[dict]:
     return out
 
 
-def test_js_port_agrees_with_the_library(context, site):
+def test_js_port_agrees_with_the_library(shared_context, site):
     """1,200 random matrices x 3 zero_division conventions: every metric and class-wise
     precision, recall and F1 of clfmetrics.js equal the library's to 1e-12 (NaN = NaN)."""
     base, _ = site
-    visit = Visit(context, base, "blank.html")
+    visit = Visit(shared_context, base, "blank.html")
     try:
         matrices = random_matrices(1200)
         degenerate = 0
@@ -472,11 +463,11 @@ def test_no_serious_accessibility_violations(visits):
     assert not problems, "\n".join(problems)
 
 
-def test_js_number_formats_are_pythons(context, site):
+def test_js_number_formats_are_pythons(shared_context, site):
     """The page prints numbers as the widgets do: fmt (4 decimals, half to even on exact
     binary ties, 'nan') and f"{x:.4g}" for the scaled matrices."""
     base, _ = site
-    visit = Visit(context, base, "blank.html")
+    visit = Visit(shared_context, base, "blank.html")
     try:
         rng = np.random.default_rng(7)
         values = [0.03125, 0.00005, 0.00015, -0.03125, -1e-17, 0.0, 1.0, -0.5, 2.5e-5, 0.99995]

@@ -141,22 +141,13 @@ def site(tmp_path_factory):
     server.shutdown()
 
 
-@pytest.fixture(scope="module")
-def context(browser):
-    """One browser context for every page of this file (the pages keep no storage): the
-    book's static files are fetched and compiled once, not once per page."""
-    shared = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield shared
-    shared.close()
-
-
 @pytest.fixture
-def open_page(context, site):
+def open_page(shared_context, site):
     base, _ = site
     pages = []
 
     def visit(name, width=1280):
-        page = context.new_page()
+        page = shared_context.new_page()
         page.set_viewport_size({"width": width, "height": 900})
         pages.append(page)
         errors = []
