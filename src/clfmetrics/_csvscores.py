@@ -16,12 +16,13 @@ import sys
 import numpy as np
 
 from ._csvfile import InputError
+from .reliability import worst_row_sum
 
 __all__ = ["ROUNDING", "option_terms", "score_columns"]
 
 #: --proba rows may miss 1 by this much (rounded probabilities) and are then rescaled.
 ROUNDING = 0.01
-#: Rows of the --proba matrix checked at a time (a few MB of row sums, not N of them).
+#: Rows of the --proba matrix rescaled at a time (a few MB of row sums, not N of them).
 BLOCK = 2**16
 
 
@@ -77,11 +78,7 @@ def score_columns(args, cols):
     else:
         proba = np.stack([cols.numbers[n] for n in names], axis=1)
     cols.numbers.clear()
-    worst, row = 0.0, 0  # the largest |row sum - 1| and its row, in blocks of rows
-    for start in range(0, len(proba), BLOCK):
-        off = np.abs(proba[start : start + BLOCK].sum(axis=1) - 1)
-        if off.max() > worst:
-            worst, row = float(off.max()), start + int(np.argmax(off))
+    worst, row = worst_row_sum(proba)
     if worst > ROUNDING:
         raise InputError(
             f"{args.file}, line {cols.lines[row]}: the --proba columns sum to "

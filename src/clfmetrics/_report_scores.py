@@ -22,7 +22,7 @@ from ._interval import centred_on_estimate
 from ._macro_auc import macro_auc_interval
 from ._proper_scores import binned, brier_of, ece_of, log_loss_of
 from ._render import Section, count, fixed, interval_dict, interval_text, num, reported_text
-from .reliability import ROW_SUM_TOLERANCE
+from .reliability import ROW_SUM_TOLERANCE, worst_row_sum
 from .small_samples import small_class_warning
 
 #: Equal-width bins of the reliability table and the ECE.
@@ -36,8 +36,6 @@ AUC_METHODS = ("auto", "percentile", "bca", "delong")
 #: number of distinct scores (a minute at 10**6), DeLong's is one sort, and at this size
 #: the normal approximation behind it is accurate unless the AUC is within a few 1/N of 0 or 1.
 AUC_DELONG_FROM = 50_000
-#: Rows of a probability matrix whose sums are checked at a time.
-_BLOCK = 2**16
 
 
 def check_scores(scores, n_items: int, labels: list, pos_label):
@@ -299,12 +297,9 @@ def _not_probabilities(scores: np.ndarray) -> list[str]:
     if scores.min() < 0 or scores.max() > 1:
         why = "the scores lie outside [0, 1]"
     elif scores.ndim == 2:
-        for start in range(0, len(scores), _BLOCK):  # row sums a block at a time
-            off = np.abs(scores[start : start + _BLOCK].sum(axis=1) - 1)
-            if off.max() > ROW_SUM_TOLERANCE:
-                k = start + int(np.argmax(off))
-                why = f"the rows of scores do not all sum to 1 (row {k}: {scores[k].sum():.6g})"
-                break
+        worst, k = worst_row_sum(scores)
+        if worst > ROW_SUM_TOLERANCE:
+            why = f"the rows of scores do not all sum to 1 (row {k}: {scores[k].sum():.6g})"
     if not why:
         return []
     return [

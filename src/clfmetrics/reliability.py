@@ -32,6 +32,8 @@ __all__ = ["brier_score", "expected_calibration_error", "log_loss", "reliability
 
 #: How far a row of an (N, n) matrix may sum from 1 (float32 probabilities pass).
 ROW_SUM_TOLERANCE = 1e-6
+#: Rows of a probability matrix summed at a time by :func:`worst_row_sum`.
+_ROW_BLOCK = 2**16
 
 
 def _as_proba(proba) -> np.ndarray:
@@ -90,6 +92,17 @@ def _true_columns(y_true, p: np.ndarray, labels) -> np.ndarray:
             "positive class as a 1-d array)"
         )
     return codes
+
+
+def worst_row_sum(p: np.ndarray) -> tuple[float, int]:
+    """The largest ``|row sum - 1|`` of an ``(N, n)`` matrix and the first row that has it,
+    summed a block of rows at a time (no column of N row sums is held)."""
+    worst, row = 0.0, 0
+    for start in range(0, len(p), _ROW_BLOCK):
+        off = np.abs(p[start : start + _ROW_BLOCK].sum(axis=1) - 1)
+        if off.max() > worst:
+            worst, row = float(off.max()), start + int(np.argmax(off))
+    return worst, row
 
 
 def _binary_or_matrix(y_true, proba, pos_label, labels):
