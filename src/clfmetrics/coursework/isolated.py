@@ -1,14 +1,13 @@
 """Run a submission where it cannot reach the grader, and grade its values in a clean process.
 
-Three commands, each a separate process started by :mod:`.grading` with resource limits
+Three steps, each a separate process started by :mod:`.grading` with resource limits
 (:func:`limits`) in a scratch directory that holds only what the step needs:
 
-``execute NOTEBOOK NAMES OUT``
+execute (:mod:`.execute`, run by its path: it imports neither numpy nor the library)
     Execute the student's notebook on a fresh kernel (``nbclient``), then let the kernel write
     the values of the names the tests use to ``OUT`` with :func:`.values.encode`. Neither the
     hidden tests nor otter's grading code are loaded into this kernel, so whatever the
-    notebook changes there changes nothing that decides points. The grader runs this step
-    by the path of :mod:`.execute`, which imports neither numpy nor the library.
+    notebook changes there changes nothing that decides points.
 ``score TESTS NAMESPACE CONTEXT``
     In a process of its own outside the sandbox that never runs student code (forked by
     :mod:`.scoring` from a server that imported otter once), rebuild the values
@@ -33,8 +32,6 @@ import resource
 import sys
 from pathlib import Path
 
-from . import execute
-from .execute import DEAD_KERNEL, OUT_OF_CPU, TOO_MUCH_OUTPUT  # noqa: F401 (the exit codes)
 from .sandbox import tasks_of
 from .values import TRUSTED, NotCarried, decode, encode
 
@@ -246,8 +243,6 @@ def _serve(namespace: Path) -> int:
 
 def main(argv: list[str]) -> int:
     command, *rest = argv
-    if command == "execute":
-        return execute.main(rest)
     if command == "score":
         context = json.loads(Path(rest[2]).read_text()) if len(rest) > 2 else None
         print(json.dumps(_score(Path(rest[0]), Path(rest[1]), context)))
