@@ -5,11 +5,27 @@ requirements, as Binder installs them) with the book's Jupyter configuration
 (``binder/jupyter``: the default viewer and the contents manager), on 127.0.0.1 with a token,
 serving a copy of the repository. Chromium loads JupyterLab once, from the link to a
 chapter with an explorer (``lab/tree/chapters/01-....md``): that tab, its kernel started by
-the link, runs first, and its explorer (ipywidgets) must appear. Then every chapter is opened
-in that app by its path with JupyterLab's default viewer (the command that link runs, without
-starting a kernel: the markup renders without one). The test waits until every markdown cell
-of the chapter's tab is rendered, finds no raw MyST and no "not found" warning of
-``jupyterlab-myst`` in them, then closes the tab.
+the link, runs first, and its explorer (ipywidgets) must appear.
+
+Rendering a chapter costs seconds of CPU, quadratic in its markdown cells, so what is
+checked where:
+
+* every chapter, through the server's contents API (no rendering): it opens as a notebook
+  through jupytext and the book's contents manager, with the Python kernel the server has,
+  every cell of the chapter in order, each markdown cell rewritten for reading, a "Quick
+  check" box for each self-check;
+* every MyST construct of the book, rendered: the chapters of
+  :func:`lab_constructs.lab_chapters` (a set cover over the constructs that the book's own
+  parser finds in every chapter; ``tests/test_lab_constructs.py`` checks that it covers
+  them all) are opened in the app by their path with JupyterLab's default viewer (the
+  command the link runs, without starting a kernel: the markup renders without one). The
+  test waits until every markdown cell of the tab is rendered, finds no raw MyST, no
+  unknown directive and no "not found" or error mark of ``jupyterlab-myst`` in them, then
+  closes the tab;
+  every formula of those chapters must have become KaTeX;
+* every other math expression, rendered (KaTeX refuses what the page's MathJax may take):
+  one notebook of one markdown cell holding each expression of the other chapters once, in
+  its inline or display form: each must become KaTeX, none an error.
 """
 
 from __future__ import annotations
@@ -27,8 +43,10 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+import nbformat
 import pytest
 from chapter_runner import ROOT, notebook_pages, read_notebook
+from lab_constructs import book_cells, lab_chapters, math_expressions, math_markdown
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("jupyterlab")]
 
@@ -48,6 +66,8 @@ RAW = {
     "role": re.compile(r"\{[a-z]+(?::[a-z]+)*\}`?"),
     "label target": re.compile(r"^\s*\([\w:.-]+\)=\s*$"),
     "label option": re.compile(r":label:"),
+    # jupyterlab-myst's box for a directive or role it does not know (text, no title)
+    "unknown": re.compile(r" - Unknown (Directive|Role)"),
 }
 
 #: True once the app has opened the file its URL names (``lab/tree/<path>``).
@@ -87,8 +107,9 @@ IDLE_JS = """id => [...window.jupyterapp.shell.widgets('main')]
   .find(w => w.id === id)?.sessionContext.session?.kernel?.status === 'idle'"""
 
 #: Text of every markdown cell of one tab as the reader sees it (the hidden editor, the
-#: prompt and KaTeX's MathML copy removed), and jupyterlab-myst's warnings ("Citation Not
-#: Found", "Cross Reference Not Found", unknown directives and roles).
+#: prompt and KaTeX's MathML copy removed), jupyterlab-myst's warnings ("Citation Not
+#: Found", "Cross Reference Not Found", unknown roles, "Undefined control sequence" of a
+#: formula KaTeX refused) and the number of formulas KaTeX rendered.
 CELLS_JS = """id => [...document.getElementById(id).querySelectorAll('.jp-MarkdownCell')]
   .map(cell => {
     const area = cell.querySelector('.jp-Cell-inputArea');
@@ -96,9 +117,9 @@ CELLS_JS = """id => [...document.getElementById(id).querySelectorAll('.jp-Markdo
     clone.querySelectorAll('.jp-InputArea-editor, .jp-InputPrompt, .katex-mathml')
       .forEach(e => e.remove());
     const warnings = [...area.querySelectorAll('[title]')]
-      .filter(e => /not found|unknown|error/i.test(e.title))
+      .filter(e => /not found|unknown|error|undefined/i.test(e.title))
       .map(e => `${e.title}: ${e.innerText.trim()}`);
-    return {text: clone.innerText, warnings};
+    return {text: clone.innerText, warnings, katex: area.querySelectorAll('.katex').length};
   })"""
 
 #: True once the tab is a notebook with its n markdown cells, all rendered. A text editor
@@ -263,12 +284,12 @@ def test_explorer_comes_alive_in_the_kernel(app, lab):
         assert cell.locator(".jp-OutputArea input").count() > 0, "the explorer has no inputs"
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=[Path(p).stem for p in CHAPTERS])
-def test_chapter_reads_like_the_page(app, lab, path):
-    expected = sum(c.cell_type == "markdown" for c in read_notebook(ROOT / path).cells)
-    selfchecks = (ROOT / path).read_text().count("{selfcheck}")
+def _rendered(app, lab, path: str, markdown_cells: int) -> tuple[list[str], list[dict]]:
+    """Open ``path`` with the default viewer, no kernel; what its rendered markdown shows
+    that a reader must never see: raw MyST, ``jupyterlab-myst``'s not-found and error marks.
+    Also returns the cells (their text and marks)."""
     with _chapter(app, lab, path, kernel=False) as tab:
-        app.wait_for_function(RENDERED_JS, arg=[tab, expected], polling=250)
+        app.wait_for_function(RENDERED_JS, arg=[tab, markdown_cells], polling=250)
         app.evaluate(QUIET_JS, tab)
         cells = app.evaluate(CELLS_JS, tab)
     problems = []
@@ -280,9 +301,70 @@ def test_chapter_reads_like_the_page(app, lab, path):
                 if pattern.search(line)
             ]
         problems += [f"cell {index}: warning: {w}" for w in cell["warnings"]]
-    assert not problems, f"{path} in JupyterLab:\n" + "\n".join(problems[:40])
-    shown = "\n".join(cell["text"] for cell in cells)
-    assert shown.count("Quick check") >= selfchecks, "a quick self-check is missing"
+    return problems, cells
+
+
+def test_the_rendered_chapters_read_like_the_page(app, lab):
+    """The chapters that together hold every construct of the book, rendered and read.
+
+    The set is computed when the test runs (:func:`lab_constructs.lab_chapters`, the
+    explorer's chapter first: its tab is open already), not at collection, which every
+    worker does; each chapter's problems are gathered before the test fails.
+    """
+    failures = []
+    for path in lab_chapters(EXPLORER_CHAPTER):
+        expected = sum(c.cell_type == "markdown" for c in read_notebook(ROOT / path).cells)
+        problems, cells = _rendered(app, lab, path, expected)
+        shown = "\n".join(cell["text"] for cell in cells)
+        if shown.count("Quick check") < (ROOT / path).read_text().count("{selfcheck}"):
+            problems.append("a quick self-check is missing")
+        formulas = len(math_expressions(book_cells()[path]))
+        if sum(cell["katex"] for cell in cells) != formulas:
+            problems.append(f"not all of its {formulas} formulas became KaTeX")
+        failures += [f"{path}: {p}" for p in problems[:20]]
+    assert not failures, "in JupyterLab:\n" + "\n".join(failures)
+
+
+def test_every_math_expression_renders(app, lab):
+    """Each math expression of the chapters not rendered whole, once, in one cell: KaTeX,
+    never an error.
+
+    KaTeX, unlike the page's MathJax, refuses what it does not know, so a chapter left out
+    of the rendered set still has its formulas rendered here (those of the rendered chapters
+    were, in place). One cell costs one notebook-wide pass of ``jupyterlab-myst``.
+    """
+    cells = book_cells()
+    rendered = {e for c in lab_chapters(EXPLORER_CHAPTER) for e in math_expressions(cells[c])}
+    expressions = {e for c in CHAPTERS for e in math_expressions(cells[c])} - rendered
+    assert len(expressions) > 100
+    path = "math-of-the-other-chapters.ipynb"
+    cell = nbformat.v4.new_markdown_cell(math_markdown(expressions))
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), lab["repo"] / path)
+    problems, shown = _rendered(app, lab, path, 1)
+    assert not problems, "math in JupyterLab:\n" + "\n".join(problems[:40])
+    assert shown[0]["katex"] == len(expressions), "an expression did not become KaTeX"
+
+
+def test_every_chapter_opens_as_a_notebook(lab):
+    """Every chapter, through the server (no rendering): a notebook through jupytext and the
+    book's contents manager, with a kernel the server has, every cell in order, each markdown
+    cell as the rendered chapters' (rewritten for reading), a box for each self-check."""
+    kernels = _api(lab["base"], lab["token"], "/api/kernelspecs")["kernelspecs"]
+    for path in CHAPTERS:
+        model = _api(lab["base"], lab["token"], f"/api/contents/{path}?type=notebook")
+        assert model["type"] == "notebook", path
+        notebook = model["content"]
+        assert notebook["metadata"]["kernelspec"]["name"] in kernels, path
+        source = read_notebook(ROOT / path)
+        assert [c["cell_type"] for c in notebook["cells"]] == [c.cell_type for c in source.cells], (
+            path
+        )
+        code = [c["source"] for c in notebook["cells"] if c["cell_type"] == "code"]
+        assert code == [c.source for c in source.cells if c.cell_type == "code"], path
+        markdown = [c["source"] for c in notebook["cells"] if c["cell_type"] == "markdown"]
+        assert markdown == book_cells()[path], path
+        boxes = sum(s.count("{admonition} Quick check") for s in markdown)
+        assert boxes == (ROOT / path).read_text().count("{selfcheck}"), path
 
 
 def test_saving_a_chapter_keeps_its_markup(lab):
