@@ -9,6 +9,11 @@ real-JupyterLab test opens only :func:`lab_chapters`: chapters chosen by a greed
 so that together they contain every construct found in any chapter. A chapter with a new
 construct joins that set by itself; ``tests/test_lab_constructs.py`` checks the cover.
 
+Two kinds of markup mean the same wherever they stand, so each instance is rendered out of
+its chapter instead, all in one cell (one notebook-wide pass): math expressions (KaTeX
+refuses, expression by expression, what the page's MathJax may take; the math *forms* are
+still constructs of the cover) and code blocks of the text (:data:`FRAGMENTS`).
+
 The constructs are read from what JupyterLab is given: each markdown cell as the book's
 contents manager rewrites it (:func:`~clfmetrics.tooling.lab_markup.lab_markdown`), parsed
 with the parser the book builds with (myst-parser's markdown-it, with the extensions of
@@ -34,6 +39,9 @@ OPTION = re.compile(r"^:(?P<key>[\w-]+):")
 #: Text that would read as raw MyST if it reached the reader as it is (a role or a
 #: directive that the parser did not take as one); such a chapter must be looked at.
 RAW_LOOKING = re.compile(r"\{[a-z]+(?::[a-z]+)*\}|^\s*(`{3,}|:{3,})|^\s*\([\w:.-]+\)=")
+#: Constructs (top level) whose every instance is rendered in the cell of fragments, so the
+#: cover leaves them out: code blocks of the text, by language (one chapter has them).
+FRAGMENTS = ("code ",)
 #: Token types that are only structure or plain text, not a construct to render.
 PLAIN = {"inline", "text", "softbreak", "paragraph_open", "paragraph_close"}
 #: What counts on its own inside a directive (MyST's own constructs, HTML, raw-looking
@@ -159,7 +167,8 @@ def book_constructs() -> dict[str, set[str]]:
 def lab_chapters(start: str) -> list[str]:
     """The chapters the real-JupyterLab test opens: ``start`` first, then the cover."""
     costs = {c: cost(cells) for c, cells in book_cells().items()}
-    return cover(book_constructs(), costs, [start])
+    found = {c: {s for s in f if not s.startswith(FRAGMENTS)} for c, f in book_constructs().items()}
+    return cover(found, costs, [start])
 
 
 def math_expressions(cells: list[str]) -> list[tuple[str, str]]:
@@ -185,9 +194,23 @@ def math_expressions(cells: list[str]) -> list[tuple[str, str]]:
     return found
 
 
-def math_markdown(expressions: set[tuple[str, str]]) -> str:
-    """One markdown text showing each expression once, in its form (one paragraph each)."""
-    return "\n\n".join(
-        f"${latex}$" if form == "inline" else f"$$\n{latex}\n$$"
-        for form, latex in sorted(expressions)
-    )
+def code_blocks(cells: list[str]) -> list[tuple[str, str]]:
+    """The code blocks of some markdown cells (top level, not directives): (info, code)."""
+    return [
+        (token.info.strip(), token.content)
+        for cell in cells
+        for token in _parser().parse(cell)
+        if token.type in ("fence", "colon_fence") and not DIRECTIVE.match(token.info.strip())
+    ]
+
+
+def fragments_markdown(
+    expressions: set[tuple[str, str]], blocks: set[tuple[str, str]] = frozenset()
+) -> str:
+    """One markdown text showing each expression once, in its form (one paragraph each),
+    then each code block once."""
+    math = [
+        f"${tex}$" if form == "inline" else f"$$\n{tex}\n$$" for form, tex in sorted(expressions)
+    ]
+    code = [f"````{info}\n{text}````" for info, text in sorted(blocks)]
+    return "\n\n".join(math + code)

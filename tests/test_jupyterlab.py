@@ -46,7 +46,13 @@ from pathlib import Path
 import nbformat
 import pytest
 from chapter_runner import ROOT, notebook_pages, read_notebook
-from lab_constructs import book_cells, lab_chapters, math_expressions, math_markdown
+from lab_constructs import (
+    book_cells,
+    code_blocks,
+    fragments_markdown,
+    lab_chapters,
+    math_expressions,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("jupyterlab")]
 
@@ -59,6 +65,7 @@ START_TIMEOUT = 300
 PAGE_TIMEOUT_MS = 240_000
 CHAPTERS = [p.relative_to(ROOT).as_posix() for p in notebook_pages()]
 EXPLORER_CHAPTER = "chapters/01-confusion-matrix.md"
+EXPLORER_CELL = "explorer = confusion_matrix_explorer(m, LABELS)"
 
 #: Raw MyST a reader must never see in a rendered markdown cell.
 RAW = {
@@ -106,10 +113,25 @@ CLOSE_JS = """async id => {
 IDLE_JS = """id => [...window.jupyterapp.shell.widgets('main')]
   .find(w => w.id === id)?.sessionContext.session?.kernel?.status === 'idle'"""
 
+#: Runs the chapter down to its explorer, as a reader who selects the explorer's cell, runs
+#: every cell above it, then that cell: the cells below (exercises, the page version) would
+#: only keep the kernel busy while the test looks at the widget.
+RUN_TO_JS = """async ([id, text]) => {
+  const panel = [...window.jupyterapp.shell.widgets('main')].find(w => w.id === id);
+  const index = panel.content.widgets.findIndex(
+    cell => cell.model.type === 'code' && cell.model.sharedModel.getSource().includes(text));
+  if (index < 0) throw new Error(`no code cell holds ${text}`);
+  window.jupyterapp.shell.activateById(id);
+  panel.content.activeCellIndex = index;
+  await window.jupyterapp.commands.execute('notebook:run-all-above');
+  await window.jupyterapp.commands.execute('notebook:run-cell');
+}"""
+
 #: Text of every markdown cell of one tab as the reader sees it (the hidden editor, the
 #: prompt and KaTeX's MathML copy removed), jupyterlab-myst's warnings ("Citation Not
 #: Found", "Cross Reference Not Found", unknown roles, "Undefined control sequence" of a
-#: formula KaTeX refused) and the number of formulas KaTeX rendered.
+#: formula KaTeX refused), the number of formulas KaTeX rendered and the text of each code
+#: block.
 CELLS_JS = """id => [...document.getElementById(id).querySelectorAll('.jp-MarkdownCell')]
   .map(cell => {
     const area = cell.querySelector('.jp-Cell-inputArea');
@@ -119,7 +141,8 @@ CELLS_JS = """id => [...document.getElementById(id).querySelectorAll('.jp-Markdo
     const warnings = [...area.querySelectorAll('[title]')]
       .filter(e => /not found|unknown|error|undefined/i.test(e.title))
       .map(e => `${e.title}: ${e.innerText.trim()}`);
-    return {text: clone.innerText, warnings, katex: area.querySelectorAll('.katex').length};
+    const code = [...area.querySelectorAll('.myst pre')].map(pre => pre.innerText);
+    return {text: clone.innerText, warnings, katex: area.querySelectorAll('.katex').length, code};
   })"""
 
 #: True once the tab is a notebook with its n markdown cells, all rendered. A text editor
@@ -277,9 +300,8 @@ def test_explorer_comes_alive_in_the_kernel(app, lab):
         panel = app.locator(f"[id='{tab}']")
         panel.locator(".jp-Notebook .jp-CodeCell").first.wait_for()
         app.wait_for_function(IDLE_JS, arg=tab, polling=500)
-        app.get_by_role("menuitem", name="Run", exact=True).click()
-        app.get_by_text("Run All Cells", exact=True).click()
-        cell = panel.locator(".jp-CodeCell", has_text="confusion_matrix_explorer(m, LABELS)")
+        app.evaluate(RUN_TO_JS, [tab, EXPLORER_CELL])
+        cell = panel.locator(".jp-CodeCell", has_text=EXPLORER_CELL)
         cell.locator(".jp-OutputArea .jupyter-widgets").first.wait_for(state="visible")
         assert cell.locator(".jp-OutputArea input").count() > 0, "the explorer has no inputs"
 
@@ -325,24 +347,31 @@ def test_the_rendered_chapters_read_like_the_page(app, lab):
     assert not failures, "in JupyterLab:\n" + "\n".join(failures)
 
 
-def test_every_math_expression_renders(app, lab):
-    """Each math expression of the chapters not rendered whole, once, in one cell: KaTeX,
-    never an error.
+def test_every_formula_and_code_block_renders(app, lab):
+    """Each math expression and code block of the chapters not rendered whole, once, in one
+    cell: every formula KaTeX (none an error), every code block a block showing its code.
 
     KaTeX, unlike the page's MathJax, refuses what it does not know, so a chapter left out
     of the rendered set still has its formulas rendered here (those of the rendered chapters
-    were, in place). One cell costs one notebook-wide pass of ``jupyterlab-myst``.
+    were, in place); a code block of the text means the same wherever it stands
+    (``lab_constructs.FRAGMENTS``). One cell costs one notebook-wide pass of
+    ``jupyterlab-myst``.
     """
-    cells = book_cells()
-    rendered = {e for c in lab_chapters(EXPLORER_CHAPTER) for e in math_expressions(cells[c])}
-    expressions = {e for c in CHAPTERS for e in math_expressions(cells[c])} - rendered
-    assert len(expressions) > 100
-    path = "math-of-the-other-chapters.ipynb"
-    cell = nbformat.v4.new_markdown_cell(math_markdown(expressions))
+    cells, rendered = book_cells(), lab_chapters(EXPLORER_CHAPTER)
+    others = [c for c in CHAPTERS if c not in rendered]
+    expressions = {e for c in others for e in math_expressions(cells[c])} - {
+        e for c in rendered for e in math_expressions(cells[c])
+    }
+    blocks = {b for c in CHAPTERS for b in code_blocks(cells[c])}
+    assert len(expressions) > 100 and blocks
+    path = "fragments-of-the-other-chapters.ipynb"
+    cell = nbformat.v4.new_markdown_cell(fragments_markdown(expressions, blocks))
     nbformat.write(nbformat.v4.new_notebook(cells=[cell]), lab["repo"] / path)
     problems, shown = _rendered(app, lab, path, 1)
-    assert not problems, "math in JupyterLab:\n" + "\n".join(problems[:40])
+    assert not problems, "math and code in JupyterLab:\n" + "\n".join(problems[:40])
     assert shown[0]["katex"] == len(expressions), "an expression did not become KaTeX"
+    shown_code = sorted(text.strip() for text in shown[0]["code"])
+    assert shown_code == sorted(text.strip() for _, text in blocks), "a code block is not one"
 
 
 def test_every_chapter_opens_as_a_notebook(lab):
