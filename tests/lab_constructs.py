@@ -2,8 +2,8 @@
 
 What can go wrong in JupyterLab beyond what the built page's tests check is whether
 ``jupyterlab-myst`` renders each construct the book uses (a directive and each of its
-options, a role, a math form, a LaTeX command, nesting, a table...) instead of showing its
-markup. Rendering a chapter there costs seconds of CPU, quadratic in its markdown cells
+options, a role, a math form, nesting, a table...) instead of showing its markup.
+Rendering a chapter there costs seconds of CPU, quadratic in its markdown cells
 (``jupyterlab-myst`` runs a notebook-wide pass at the first render of each cell), so the
 real-JupyterLab test opens only :func:`lab_chapters`: chapters chosen by a greedy set cover
 so that together they contain every construct found in any chapter. A chapter with a new
@@ -83,8 +83,9 @@ def _inline(tokens, found: set[str], context: str) -> None:
 def constructs(markdown: str, context: str = "") -> set[str]:
     """The constructs of one markdown text (a cell, or a directive's body), by name.
 
-    ``context`` prefixes what sits inside a directive (``{exercise} > math_block``), so
-    that a construct nested in another directive counts as a construct of its own.
+    ``context`` prefixes what sits inside a directive (``{admonition} > {dropdown}``), so
+    that a construct nested in another directive counts as a construct of its own. Options
+    count by name, whether written ``:key: value`` or as a YAML block.
     """
     found: set[str] = set()
     for token in _parser().parse(markdown):
@@ -104,6 +105,11 @@ def constructs(markdown: str, context: str = "") -> set[str]:
                 found.add(f"{context}{name} argument")
                 _inline(_parser().parseInline(directive.group("arg")), found, f"{name} title > ")
             lines = token.content.splitlines()
+            if lines and lines[0].strip() == "---" and "---" in (s.strip() for s in lines[1:]):
+                end = 1 + [s.strip() for s in lines[1:]].index("---")
+                keys = (yaml.safe_load("\n".join(lines[1:end])) or {}).keys()
+                found.update(f"{context}{name} :{key}:" for key in keys)
+                lines = lines[end + 1 :]
             while lines and OPTION.match(lines[0]):
                 found.add(f"{context}{name} :{OPTION.match(lines.pop(0)).group('key')}:")
             found |= constructs("\n".join(lines), f"{name} > ")

@@ -65,6 +65,7 @@ def test_the_inventory_sees_the_books_constructs():
         constructs(text)
     )
     assert "{note} > markdown" in constructs("```{note}\n*x* and $y$\n```")
+    assert "{figure} :width:" in constructs("```{figure} a.png\n---\nwidth: 50%\n---\nCap.\n```")
     assert "raw-looking text" in constructs("Shown as is: {glue}")
 
 
