@@ -61,7 +61,10 @@ def test_sweep_index_and_readout():
 
 def test_live_figure_and_view():
     ex = threshold_explorer(Y, S, live_figure=True)
+    assert ex._figure.image.value == b""  # not shown yet: no PNG encoded
+    assert isinstance(ex.view, ipywidgets.Widget)  # showing it renders the image
     before = ex._figure.image.value
+    assert before[:8] == b"\x89PNG\r\n\x1a\n"
     ex.set_threshold(0.3)
     assert ex._figure.image.value != before  # the marker moved
     assert isinstance(ex.figure(), Figure)

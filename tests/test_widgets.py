@@ -108,8 +108,12 @@ def test_static_figure_is_the_explorer_figure():
 
 
 def test_explorer_live_image_is_png_and_changes():
-    """With a live figure the Image widget holds a PNG that changes when a cell changes."""
+    """A live figure's Image widget holds a PNG once the explorer is shown (its view taken),
+    and the PNG changes when a cell changes; until then no PNG is encoded."""
     ex = confusion_matrix_explorer([[15, 5], [10, 10]])
+    ex.set_cell(0, 0, 2)
+    assert ex._figure.image.value == b""  # built and edited, never shown: nothing encoded
+    ex._repr_mimebundle_()  # what Jupyter calls to show it
     before = ex._figure.image.value
     assert before[:8] == b"\x89PNG\r\n\x1a\n"
     ex.set_cell(0, 0, 1)

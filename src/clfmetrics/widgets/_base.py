@@ -131,17 +131,32 @@ class FigureImage:
     moves the figure's *animated* artists to new data and returns True when
     something static (an axis range) changed too. Otherwise only the animated
     artists are drawn over a cached background, which is several times
-    faster than a full draw. The PNG is rendered only when ``live`` is true, so
-    scripts and benchmarks can switch rendering off; :meth:`current` brings a
-    stale figure up to date. The layout is computed once and then frozen so a
+    faster than a full draw. The PNG is rendered only when ``live`` is true and
+    the image has been shown (:meth:`show`, called when the explorer's ``view``
+    is taken): an explorer built for its static figure or its page version
+    (the book) never encodes an image nobody sees. ``live=False`` lets scripts
+    and benchmarks switch rendering off altogether; :meth:`current` brings a
+    stale image up to date. The layout is computed once and then frozen so a
     redraw never re-runs the layout engine.
     """
 
     def __init__(self, fig, update, *, live: bool = True, dpi: int = 72):
         self.image = w.Image(format="png", layout=w.Layout(max_width="100%"))
         self.live = live
+        self.shown = False
         self.dpi = dpi
         self.attach(fig, update)
+
+    @property
+    def rendering(self) -> bool:
+        """Whether a change re-renders the PNG now: live, and shown."""
+        return self.live and self.shown
+
+    def show(self) -> None:
+        """The image is about to be seen: from now on a live figure renders every change."""
+        self.shown = True
+        if self.live and self.stale:
+            self.current()
 
     def attach(self, fig, update) -> None:
         """Show a new figure (e.g. after the number of classes changed)."""
@@ -152,7 +167,7 @@ class FigureImage:
         self._animated = None
         fig.set_dpi(self.dpi)
         self.stale = True
-        if self.live:
+        if self.rendering:
             self._render(full=True)
 
     def _prepare(self) -> None:
@@ -183,7 +198,7 @@ class FigureImage:
         """Move the artists to new data, and re-render the image if live."""
         full = bool(self._update(*args))
         self.stale = True
-        if self.live:
+        if self.rendering:
             self._render(full=full or self._pending)
             self._pending = False
         else:
@@ -198,9 +213,22 @@ class FigureImage:
 
 
 class Explorer:
-    """Base of every widget: ``.view`` is the ipywidgets container shown in Jupyter."""
+    """Base of every widget: ``.view`` is the ipywidgets container shown in Jupyter.
 
-    view: w.Widget
+    Taking ``.view`` (as Jupyter does to show the explorer) brings its figure's image
+    (``_figure``, a :class:`FigureImage`, where it has one) up to date and live.
+    """
+
+    @property
+    def view(self) -> w.Widget:
+        figure = getattr(self, "_figure", None)
+        if figure is not None:
+            figure.show()
+        return self._view
+
+    @view.setter
+    def view(self, widget: w.Widget) -> None:
+        self._view = widget
 
     def _repr_mimebundle_(self, **kwargs):
         return self.view._repr_mimebundle_(**kwargs)

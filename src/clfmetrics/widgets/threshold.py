@@ -208,7 +208,7 @@ class ThresholdExplorer(Explorer):
 
     def figure(self):
         """Metrics against the threshold, ROC and PR curves with the current point."""
-        return self._figure.current()
+        return self._figure.fig
 
 
 def threshold_explorer(y_true, scores, *, pos_label=None, live_figure: bool = True):
