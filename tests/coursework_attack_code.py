@@ -63,14 +63,13 @@ json.dump = _forged
 """
 
 
+#: A Series whose name is a reference to ``exec`` and whose index is code (attack 1).
 SERIES_EXEC = {
-    "over": {
-        "t": "Series",
-        "name": {"t": "ref", "module": "clfmetrics.coursework.runner", "v": "builtins.exec"},
-        "index": _objarray({"t": "str", "v": PASS_ALL}),
-        "columns": _objarray({"t": "str", "v": "__series__"}),
-        "v": [_objarray({"t": "int", "v": 0})],
-    }
+    "t": "Series",
+    "name": {"t": "ref", "module": "clfmetrics.coursework.runner", "v": "builtins.exec"},
+    "index": _objarray({"t": "str", "v": PASS_ALL}),
+    "columns": _objarray({"t": "str", "v": "__series__"}),
+    "v": [_objarray({"t": "int", "v": 0})],
 }
 
 #: Walks up from the kernel to the grader (a pytest process) and lists its process tree, or,
@@ -234,9 +233,14 @@ over = np.zeros(3)
 #: Several attacks per notebook where none can stop or mask another (each alone gives points,
 #: or leaves a trace that its test reads): one kernel per notebook, not per attack.
 ATTACKS = {
-    "1-series-name": FORGE.replace("FORGED", repr(SERIES_EXEC)),
-    "2-shadowed-abs": "over = bias(m) - prevalence(m) + 2e-9\n"
-    + FORGE.replace("FORGED", repr({"abs": {"t": "ref", "module": "operator", "v": "not_"}})),
+    # forged values: a wrong answer that only an exported `abs` makes pass (attack 2), and
+    # the Series that ran exec in the scorer as a value of `bias` (attack 1: every name the
+    # tests read is decoded, and `bias` alone is then bound over from the library)
+    "1-series-name-2-shadowed-abs": "over = bias(m) - prevalence(m) + 2e-9\n"
+    + FORGE.replace(
+        "FORGED",
+        repr({"abs": {"t": "ref", "module": "operator", "v": "not_"}, "bias": SERIES_EXEC}),
+    ),
     "3-given-data-fake-bias": GIVEN_DATA_AND_BIAS,
     # the daemon and the survivor stay behind while the zip and the venv are tried
     "4-daemon-5-zip-6-yaml-9-outlive": DAEMON + OUTLIVE + READ_THE_ZIP + YAML,

@@ -4,7 +4,7 @@ The grader's tests need submissions, not a book chapter, so one batch grades the
 side on ``coursework_mini.OVER`` (a kernel runs it in about a second): an honest notebook (the
 teacher's: full points; eve's in the gradebook, her id in its metadata) and a blank one (the
 student's: zero); the ten attacks of issue 24 (``test_coursework_attacks.py``) and those of
-issue 19 in seven notebooks (``coursework_attack_code.ATTACKS``: a kernel start is most of a
+issue 19 in six notebooks (``coursework_attack_code.ATTACKS``: a kernel start is most of a
 submission's cost, so attacks that cannot mask one another share a notebook); the broken
 files (``test_coursework_grader.py``); a typo for the gradebook (``test_gradebook.py``),
 graded after an earlier run. Every submission shares the batch's process cap of 45 (tasks of
@@ -34,6 +34,7 @@ import pytest
 import yaml
 from coursework_attack_code import ATTACKS, PATCH_THE_GRADER
 from coursework_mini import OVER, OVER_STEM
+from coursework_products import compiled_library
 from filelock import FileLock
 
 from clfmetrics.coursework import Limits, grade_submissions, sandbox
@@ -54,6 +55,7 @@ def _base(factory: pytest.TempPathFactory) -> Path:
 
 def mini_assignments(factory: pytest.TempPathFactory) -> Path:
     """``make assignments`` of the mini chapter, once per run (student, teacher, zip)."""
+    compiled_library()  # before any of the chapter's kernels
     base = _base(factory)
     out = base / "mini-assignments"
     with FileLock(str(base / "mini-assignments.lock")):

@@ -1,12 +1,13 @@
 """The ten attacks of issue 24 on local grading: submissions in one `make grade` batch.
 
 The shared batch (``coursework_batch``) grades, side by side, an honest notebook (the
-teacher's: full points; eve's in the gradebook), a blank one (the student's: zero) and seven
+teacher's: full points; eve's in the gradebook), a blank one (the student's: zero) and six
 hostile notebooks of the mini chapter (``coursework_mini.OVER``: given data ``m``, an answer
 ``over`` that the hidden test compares with the library), whose code is in
-``coursework_attack_code``: attacks 4, 5, 6 and 9 share a notebook, 3 shares one with issue 19's
-fake ``bias`` and 10 with issue 19's object equal to everything (none of a notebook's attacks
-can stop or mask another, and each alone gives points or leaves a trace that its test reads).
+``coursework_attack_code``: attacks 1 and 2 share a notebook, 4, 5, 6 and 9 another, 3 shares
+one with issue 19's fake ``bias`` and 10 with issue 19's object equal to everything (none of a
+notebook's attacks can stop or mask another, and each alone gives points or leaves a trace
+that its test reads).
 Before the sandbox, every attack below gave unearned points, crashed the batch or harmed other
 submissions or the machine; each test says what it did. The batch runs once per test run,
 with a process cap of 45, and the tests read its rows.
@@ -45,15 +46,20 @@ def test_honest_notebook_keeps_full_points_and_blank_scores_zero(batch):
     assert blank["points"] == "0" and "NameError" in blank["message"], blank
 
 
+#: The notebook of attacks 1 and 2 (forged values).
+FORGED = "1-series-name-2-shadowed-abs"
+
+
 def test_1_a_callable_series_name_runs_nothing_in_the_scorer(batch):
-    """Was: the name resolved to builtins.exec through runner.builtins; pandas called it."""
-    row = _row(batch, "1-series-name")
-    assert row["points"] == "0" and "over: unreadable (ValueError)" in row["message"], row
+    """Was: the name resolved to builtins.exec through runner.builtins; pandas called it (its
+    code passed every test, which would give attack 2's wrong answer full points here)."""
+    row = _row(batch, FORGED)
+    assert row["points"] == "0" and "bias: unreadable (ValueError)" in row["message"], row
 
 
 def test_2_builtins_are_never_bound_from_the_students_values(batch):
     """Was: an exported `abs` = operator.not_ passed `abs(sum) < 1e-9` for a wrong answer."""
-    row = _row(batch, "2-shadowed-abs")
+    row = _row(batch, FORGED)
     assert row["points"] == "0" and "test 2: AssertionError" in row["message"], row
 
 

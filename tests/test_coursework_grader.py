@@ -12,6 +12,7 @@ another grading run checks.
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -134,15 +135,31 @@ def test_a_runaway_notebook_becomes_rows_with_a_reason(
     assert [(r.points, r.max_points, r.message) for r in rows] == [(0, 2, problem)]
 
 
+def _without_teacher(assignments: Path, folder: Path) -> Path:
+    """``assignments`` with no teacher notebook: grading then runs no teacher notebook and
+    starts no scoring server, and checks the grader's default files (:func:`fingerprint`:
+    the library, otter and numpy) before and after each notebook."""
+    (chapter,) = load_manifest(assignments)
+    chapter.pop("teacher")
+    (folder / "autograder").mkdir(parents=True)
+    shutil.copy(assignments / chapter["autograder"], folder / chapter["autograder"])
+    (folder / "manifest.json").write_text(json.dumps({"chapters": [chapter]}))
+    return folder
+
+
 def test_a_notebook_that_touches_the_graders_files_is_flagged(assignments, tmp_path):
-    """Without the sandbox (whose read-only venv refuses it), touching a file the scoring
-    process runs gives no points and REVIEW: the fingerprint check does not fail silently."""
+    """Without the sandbox (whose read-only venv refuses it), touching a file of the grader
+    gives no points and REVIEW: the fingerprint check does not fail silently. The touch comes
+    before any scoring, so the chapter is graded without its teacher's run (which only gives
+    the scorer its data and its list of files; ``test_coursework_scoring`` checks that the
+    list holds the library)."""
     library = tmp_path / "library"
     shutil.copytree(LIBRARY, library / "clfmetrics", ignore=shutil.ignore_patterns("__pycache__"))
     touch = "import os\nimport clfmetrics\nos.utime(clfmetrics.__file__)"
     _with_cell(assignments, "teacher", touch, tmp_path / "submissions")
+    bare = _without_teacher(assignments, tmp_path / "assignments")
     command = [sys.executable, "-m", "clfmetrics.coursework", "grade", "submissions"]
-    command += ["--assignments", str(assignments), "--out", "grades"]
+    command += ["--assignments", str(bare), "--out", "grades"]
     command += ["--timeout", "120", "--unsafe-no-sandbox"]
     env = {**os.environ, "PYTHONPATH": str(library)}
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)

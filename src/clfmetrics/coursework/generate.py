@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 
 from .exercises import META, Assignment, build_assignment, notebook_chapters
-from .markdown import Book, executed_glue, read_chapter, to_commonmark
+from .markdown import Book, executed_glue, to_commonmark
 from .master import Hidden, assignment_config, master_notebook, read_hidden
 
 #: What students and the autograder need besides the notebook (the book's library).
@@ -95,7 +95,7 @@ def assign_chapter(
 
     stem = assignment.stem
     book = book if book is not None else Book.load(root)
-    glue = executed_glue(root, read_chapter(assignment.source))
+    glue = executed_glue(root, assignment.source)
     book = replace(book, glue=glue)
     with tempfile.TemporaryDirectory(prefix="clfmetrics-assign-") as tmp:
         work = Path(tmp) / stem

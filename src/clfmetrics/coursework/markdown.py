@@ -196,15 +196,17 @@ def glue_values(executed: nbformat.NotebookNode) -> dict[str, dict[str, str]]:
     return found
 
 
-def executed_glue(root: Path, source: nbformat.NotebookNode) -> dict:
+def executed_glue(root: Path, source: nbformat.NotebookNode | Path) -> dict:
     """Glued values of a chapter from the book's execution cache, if its code is still the same.
 
     ``make book`` keeps every executed chapter in ``root/_build/.jupyter_cache`` (its outputs
-    complete: the book's pages drop those of removed cells), matched on the code cells.
+    complete: the book's pages drop those of removed cells), matched on the code cells;
+    ``source`` is the chapter's notebook, or its path (read only when there is a cache).
     """
     path = Path(root) / "_build" / ".jupyter_cache"
     if not path.is_dir():
         return {}
+    source = source if isinstance(source, dict) else read_chapter(Path(source))
     try:
         from jupyter_cache import get_cache
 

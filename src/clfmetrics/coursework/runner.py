@@ -194,6 +194,13 @@ def _environment(home: str, boxed: bool) -> dict:
     }
 
 
+def _font_lists() -> list[Path]:
+    """The grader's own matplotlib font lists, where matplotlib keeps them (not imported)."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    folder = os.environ.get("MPLCONFIGDIR") or os.path.join(cache, "matplotlib")
+    return sorted(Path(folder).glob("fontlist-v*.json"))
+
+
 @contextlib.contextmanager
 def _box(sandboxed: bool):
     if not sandboxed:
@@ -206,7 +213,9 @@ def _box(sandboxed: bool):
 def _execute(notebook, names, stem, timeout, limits, box, tmp: Path):
     """Run ``notebook`` in ``box``: (values, executed notebook) as bytes, or a problem."""
     scratch = tmp / "scratch"
-    scratch.mkdir()
+    (scratch / ".matplotlib").mkdir(parents=True)  # MPLCONFIGDIR (see _environment)
+    for found in _font_lists():  # else a kernel that plots rebuilds it: 0.35 s of CPU time
+        shutil.copy(found, scratch / ".matplotlib" / found.name)
     shutil.copy(notebook, scratch / f"{stem}.ipynb")
     home = sandbox.HOME if box else str(scratch)
     notebook_in, values_out = f"{home}/{stem}.ipynb", f"{home}/.values.json"
