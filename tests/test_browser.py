@@ -516,8 +516,14 @@ def test_self_checks_accept_the_right_answer_and_reject_a_wrong_one(visit, path)
     """Every self-check on the page rejects a wrong reply and accepts the right one, by
     pointer (and the first one also by keyboard); the right reply is the one computed
     from the chapter source, not read from the page. Grading sends no request, and axe
-    finds no serious or critical violation in the graded forms."""
-    from selfcheck_site import answer_by_keyboard, answer_by_pointer
+    finds no serious or critical violation in the graded forms.
+
+    The pointer replies of all the page's forms go in one evaluation
+    (``selfcheck_site.ANSWER_ALL_BY_POINTER``: each control hit-tested where it is shown,
+    then clicked or typed into, the page's own listeners grading); the keyboard reply drives
+    the real keyboard. ``test_selfcheck.py`` clicks with Playwright's real pointer on each
+    kind of self-check."""
+    from selfcheck_site import answer_all_by_pointer, answer_by_keyboard
 
     page = visit(path).page
     forms = page.locator("form.clf-selfcheck")
@@ -530,20 +536,15 @@ def test_self_checks_accept_the_right_answer_and_reject_a_wrong_one(visit, path)
 
     page.on("request", record)
     try:
-        for k, spec in enumerate(specs):
-            form = forms.nth(k)
-            ways = ["pointer", "keyboard"] if k == 0 else ["pointer"]
-            for way in ways:
-
-                def answer(right, form=form, spec=spec, way=way):
-                    if way == "pointer":
-                        return answer_by_pointer(form, spec, right)
-                    return answer_by_keyboard(page, form, spec, right)
-
-                state, text = answer(False)
-                assert state == "wrong" and text.startswith("Not quite"), (path, k, text)
-                state, text = answer(True)
-                assert state == "correct" and text.startswith("Correct."), (path, k, text)
+        verdicts = answer_all_by_pointer(page, specs)
+        verdicts[0] += [answer_by_keyboard(page, forms.nth(0), specs[0], r) for r in (False, True)]
+        assert [len(replies) for replies in verdicts] == [4] + [2] * (len(specs) - 1)
+        for k, replies in enumerate(verdicts):
+            for n, (state, text) in enumerate(replies):  # wrong, right (, wrong, right)
+                if n % 2:
+                    assert state == "correct" and text.startswith("Correct."), (path, k, text)
+                else:
+                    assert state == "wrong" and text.startswith("Not quite"), (path, k, text)
     finally:
         page.remove_listener("request", record)
     assert not requests, f"{path}: grading made requests {requests}"
