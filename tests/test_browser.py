@@ -523,7 +523,7 @@ def test_self_checks_accept_the_right_answer_and_reject_a_wrong_one(visit, path)
     then clicked or typed into, the page's own listeners grading); the keyboard reply drives
     the real keyboard. ``test_selfcheck.py`` clicks with Playwright's real pointer on each
     kind of self-check."""
-    from selfcheck_site import answer_all_by_pointer, answer_by_keyboard
+    from selfcheck_site import answer_all_by_pointer, answer_by_keys
 
     page = visit(path).page
     forms = page.locator("form.clf-selfcheck")
@@ -537,7 +537,7 @@ def test_self_checks_accept_the_right_answer_and_reject_a_wrong_one(visit, path)
     page.on("request", record)
     try:
         verdicts = answer_all_by_pointer(page, specs)
-        verdicts[0] += [answer_by_keyboard(page, forms.nth(0), specs[0], r) for r in (False, True)]
+        verdicts[0] += [answer_by_keys(page, 0, specs[0], right) for right in (False, True)]
         assert [len(replies) for replies in verdicts] == [4] + [2] * (len(specs) - 1)
         for k, replies in enumerate(verdicts):
             for n, (state, text) in enumerate(replies):  # wrong, right (, wrong, right)
