@@ -45,25 +45,31 @@ def screening_sample(n_items: int = 2000, seed: int = 0):
     return (rng.random(n_items) < s).astype(int), np.round(s, 2)
 
 
-def explorers() -> dict:
-    """One ipywidgets explorer per kind, in the starting states the chapters use."""
-    y, scores = screening_sample()
+def _prevalence():
+    explorer = prevalence_explorer([[15, 5], [10, 10]], ["x", "y"], live_figure=False)
+    explorer.set_scale([1, 4])  # as in the chapter on the properties
+    return explorer
+
+
+def explorers(*kinds: str) -> dict:
+    """One ipywidgets explorer per kind, in the starting states the chapters use (only the
+    ``kinds`` named, when any are)."""
     tweets = [[40, 10, 5], [20, 120, 30], [5, 15, 60]]
-    prevalence = prevalence_explorer([[15, 5], [10, 10]], ["x", "y"], live_figure=False)
-    prevalence.set_scale([1, 4])  # as in the chapter on the properties
-    return {
-        "confusion": confusion_matrix_explorer(
+    factories = {
+        "confusion": lambda: confusion_matrix_explorer(
             tweets, ["negative", "neutral", "positive"], live_figure=False
         ),
-        "macro_f1": macro_f1_explorer(2, live_figure=False),
-        "nonmonotonicity": nonmonotonicity_explorer(live_figure=False),
-        "paradox": f_measure_paradox_explorer(tp=0, fp=3, fn=0),
-        "prevalence": prevalence,
+        "macro_f1": lambda: macro_f1_explorer(2, live_figure=False),
+        "nonmonotonicity": lambda: nonmonotonicity_explorer(live_figure=False),
+        "paradox": lambda: f_measure_paradox_explorer(tp=0, fp=3, fn=0),
+        "prevalence": _prevalence,
         # as in the chapter: 500 data sets per state keep the precomputation quick
-        "chance": chance_baseline_simulator(3, live_figure=False, n_sets=500),
-        "chooser": metric_chooser(CHOOSER_TABLE),
-        "threshold": threshold_explorer(y, scores, live_figure=False),
+        "chance": lambda: chance_baseline_simulator(3, live_figure=False, n_sets=500),
+        "chooser": lambda: metric_chooser(CHOOSER_TABLE),
+        "threshold": lambda: threshold_explorer(*screening_sample(), live_figure=False),
     }
+    assert set(kinds) <= set(factories), f"no explorer kinds {set(kinds) - set(factories)}"
+    return {kind: make() for kind, make in factories.items() if not kinds or kind in kinds}
 
 
 def standalone(snippet: str, title: str) -> str:

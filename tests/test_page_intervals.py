@@ -132,8 +132,7 @@ def test_metric_intervals_are_the_librarys():
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    objects = explorers()
-    objects = {k: objects[k] for k in ("confusion", "threshold")}
+    objects = explorers("confusion", "threshold")
     directory = tmp_path_factory.mktemp("interval-pages")
     write_site(directory, objects)
     base, server = serve(directory)
