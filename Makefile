@@ -19,6 +19,12 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL = $(SUDO) flock /var/lock/clfmetrics-apt.lock sh -c 'apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(1)'
 
+# This machine (and CI's) sets PYTHONDONTWRITEBYTECODE, so every process would compile in
+# memory every module it imports, each time. The recipes let Python write the bytecode of
+# what they import, once (atomically: concurrent writers are safe; a process that cannot
+# write, such as a graded notebook in its sandbox, compiles in memory as before).
+unexport PYTHONDONTWRITEBYTECODE
+
 # Independent prerequisites run side by side: on a fresh machine Debian's packages download
 # and unpack while uv installs the Python ones.
 MAKEFLAGS += --jobs=2
@@ -57,17 +63,10 @@ $(STAMP): $(DEPS)
 	@# files by their change time, which any other environment linked from the same cache
 	@# (the Binder simulation's) would move.
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --link-mode copy -r requirements-dev.txt
-	@# Byte-compile here, as uv's --compile-bytecode did, but not the packages' own test suites
-	@# (27 % of the 14,000 modules; nothing imports them): 62 s of CPU instead of 80. Every
-	@# module a run imports must have its .pyc, since this machine sets PYTHONDONTWRITEBYTECODE
-	@# and would otherwise compile it in memory at each import; timestamp .pyc as uv writes them.
-	$(BIN)/python -m compileall -q -j 0 --invalidation-mode timestamp -x 'site-packages/.*/tests?/' \
-	  "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
-	@# The library and the tests' helpers too (the editable install leaves src/ alone): each
-	@# process that imports clfmetrics, a CLI run, a chapter's kernel, a grader, otherwise
-	@# compiles it again (0.3 s of the 0.8 s of CPU of a small `python -m clfmetrics report`).
-	@# A module edited later is recompiled in memory as before, its .pyc being out of date.
-	$(BIN)/python -m compileall -q -j 0 --invalidation-mode timestamp -x /node_modules/ src tests benchmarks
+	@# Nothing is byte-compiled ahead: compiling every installed module (12,000 without the
+	@# packages' own tests) cost 53 s of CPU of a cold set-up, and a test run imports a part
+	@# of them. Python compiles and caches what is imported, once, as it does by default: the
+	@# recipes below run with PYTHONDONTWRITEBYTECODE unset (see `unexport`).
 	@# Build matplotlib's font cache now, so the first chapter does not print it to stderr.
 	MPLBACKEND=Agg $(BIN)/python -c "import matplotlib.pyplot"
 	@# JupyterLab opens a chapter as a notebook that reads like the page (README).
