@@ -1,9 +1,11 @@
 """The xdist workers share pytest's rewriting of the test modules' asserts.
 
 pytest rewrites the asserts of every test module in each process that imports it, and keeps
-the result in ``__pycache__`` only where Python may write bytecode. This machine (and CI's)
-sets ``PYTHONDONTWRITEBYTECODE``, so each of the two workers rewrote every test file at
-collection: 6 s of CPU each, measured, a third of a worker's collection. Here, before
+the result in ``__pycache__`` only where Python may write bytecode. Where it may not
+(``PYTHONDONTWRITEBYTECODE``, set on this machine and CI's), each of the two workers rewrote
+every test file at collection: 6 s of CPU each, measured, a third of a worker's collection;
+where it may (``make test`` unsets it), both workers, collecting at the same moment, still
+rewrote nearly every file before the other had cached it. Here, before
 collecting, worker k of n rewrites every n-th test file it is about to collect and caches
 it where pytest looks; at collection pytest reads those caches (it checks them against the
 source's hash, so an edited file is rewritten again), finds the other workers' share cached
