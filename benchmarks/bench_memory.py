@@ -18,8 +18,8 @@ or ``confusion_matrix`` alone on the same arrays.
   reader keeps class codes and one matrix of probabilities, and the report checks them
   once: 981 MB measured on a loaded machine, close to the limit; 1.65 GB before).
 
-``--quick``: 100 classes x 10**4 rows, 10**4 binary rows and 10**4 rows of 5-class
-probabilities, 200 resamples (seconds), ours in one process and the references in another.
+``--quick``: 100 classes x 2,000 rows, 2,000 binary rows and 2,000 rows of 5-class
+probabilities, 100 resamples (seconds), ours in one process and the references in another.
 """
 
 from __future__ import annotations
@@ -130,9 +130,9 @@ def _row(what, classes, rows, size, ours, reference, reference_name):
 def bench_memory(quick: bool) -> list[dict]:
     import duckdb
 
-    classes, many_rows, binary_rows = (100, 10**4, 10**4) if quick else (1000, 10**5, 10**7)
-    proba_rows = 10**4 if quick else 10**7
-    size = 200 if quick else 2000
+    classes, many_rows, binary_rows = (100, 2000, 2000) if quick else (1000, 10**5, 10**7)
+    proba_rows = 2000 if quick else 10**7
+    size = 100 if quick else 2000
     out = []
     with tempfile.TemporaryDirectory() as folder:
         many, binary = Path(folder) / "many.csv", Path(folder) / "binary.csv"

@@ -10,7 +10,7 @@ files that DuckDB generates in a temporary folder:
 - The command line on a CSV file of 10**7 rows, side by side: aggregated by DuckDB,
   and read row by row (DuckDB hidden), the reader used before DuckDB was.
 
-``--quick`` uses 10**5 and 10**4 rows (seconds), all four in one process
+``--quick`` uses 10**4 and 10**3 rows and 100 resamples (seconds), all four in one process
 (``_measure_group``). Measured on the shared two-core machine while it was busy: the
 Parquet file of 10**8 predictions (73 MB) took 2.0-2.5 s and 89 MB through the API,
 4.0 s and 93 MB through the command line; the CSV file of 10**7 rows 6.4 s and 152 MB
@@ -59,7 +59,7 @@ for body in {bodies!r}:
 _API = """
 import clfmetrics as cm
 y, a, b, n = cm.duckdb_counts({path!r}, ["y", "a", "b"])
-c = cm.compare_from_counts(y, a, b, n, rng=0)
+c = cm.compare_from_counts(y, a, b, n, rng=0{size})
 assert c.n_items == {n}
 """
 
@@ -68,7 +68,7 @@ from clfmetrics import _csvcounts, cli
 # the row reader hides DuckDB; the others see it (also after a body that hid it)
 cli.duckdb_installed = (lambda: False) if {rows} else _csvcounts.duckdb_installed
 with contextlib.redirect_stdout(io.StringIO()):
-    status = cli.run(["report", {path!r}, "--truth", "y", "--pred", "a", "--pred", "b"])
+    status = cli.run(["report", {path!r}, "--truth", "y", "--pred", "a", "--pred", "b", *{extra!r}])
 assert status == 0, status
 """
 
@@ -103,7 +103,9 @@ def _measure_group(bodies: list[str]) -> list[dict]:
 def bench_scale(quick: bool) -> list[dict]:
     import duckdb
 
-    n_parquet, n_csv = (10**5, 10**4) if quick else (10**8, 10**7)
+    n_parquet, n_csv = (10**4, 10**3) if quick else (10**8, 10**7)
+    # quick: 100 resamples instead of the default 10,000 (the rows only have to run)
+    size, extra = (", size=100", ["--size", "100"]) if quick else ("", [])
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         parquet, csv = Path(folder) / "preds.parquet", Path(folder) / "preds.csv"
@@ -111,13 +113,13 @@ def bench_scale(quick: bool) -> list[dict]:
         duckdb.execute(_GENERATE.format(n=n_csv, path=csv, options="HEADER"))
         cases = [
             ("duckdb_counts + compare_from_counts", "parquet", n_parquet,
-             _API.format(path=str(parquet), n=n_parquet)),
+             _API.format(path=str(parquet), n=n_parquet, size=size)),
             ("python -m clfmetrics report (DuckDB)", "parquet", n_parquet,
-             _CLI.format(path=str(parquet), rows=False)),
+             _CLI.format(path=str(parquet), rows=False, extra=extra)),
             ("python -m clfmetrics report (DuckDB)", "csv", n_csv,
-             _CLI.format(path=str(csv), rows=False)),
+             _CLI.format(path=str(csv), rows=False, extra=extra)),
             ("python -m clfmetrics report (row reader)", "csv", n_csv,
-             _CLI.format(path=str(csv), rows=True)),
+             _CLI.format(path=str(csv), rows=True, extra=extra)),
         ]  # fmt: skip
         bodies = [body for _, _, _, body in cases]
         measured = _measure_group(bodies) if quick else [_measure(body) for body in bodies]

@@ -267,10 +267,12 @@ def main(argv=None) -> int:
         )
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(20261122)
-    repeat = 3 if args.quick else 7
+    # quick: "it runs and writes every row", so the least work that still takes each row's
+    # path: one timed run (no warm-up beyond run_times' own), tiny stacks
+    repeat = 1 if args.quick else 7
     if args.quick:
-        sizes, lengths = [(10_000, 3), (1_000, 13)], [300]
-        stack_sizes, class_counts = [10**3, 10**4], [2, 5, 10]
+        sizes, lengths = [(1_000, 3), (100, 13)], [300]
+        stack_sizes, class_counts = [10**2, 10**3], [2, 5, 10]
     else:
         sizes, lengths = [(1_000_000, 3), (100_000, 13)], [300, 100_000]
         stack_sizes, class_counts = [10**3, 10**4, 10**5, 10**6, 10**7], [2, 3, 5, 10, 20, 50]
@@ -282,14 +284,14 @@ def main(argv=None) -> int:
             "quick": args.quick,
         },
         "throughput": bench_throughput(sizes, repeat, rng),
-        "vs_sklearn": bench_vs_sklearn(lengths, repeat, rng, 10_000 if args.quick else 100_000),
-        "growth": bench_growth(stack_sizes, class_counts, max(3, repeat // 2), rng),
+        "vs_sklearn": bench_vs_sklearn(lengths, repeat, rng, 1_000 if args.quick else 100_000),
+        "growth": bench_growth(stack_sizes, class_counts, 1 if args.quick else 3, rng),
         "symbolic": bench_symbolic(args.quick),
         "chapters": bench_chapters(args.quick),
-        # quick: two timed edits after one warm-up (a median and a 95th percentile exist),
-        # the threshold explorer on 10**4 scores (building it on 10**5 took seconds)
-        "widgets": bench_widgets(2, warmup=1, n_scores=10_000) if args.quick else bench_widgets(60),
-        "curves": bench_curves(10_000 if args.quick else 1_000_000, repeat, rng),
+        # quick: one timed edit, no warm-up, the threshold explorer on 10**3 scores (building
+        # it on 10**5 took seconds); each widget is still built with and without its figure
+        "widgets": bench_widgets(1, warmup=0, n_scores=1_000) if args.quick else bench_widgets(60),
+        "curves": bench_curves(1_000 if args.quick else 1_000_000, repeat, rng),
         "intervals": bench_intervals(args.quick),
         "auc": bench_auc(args.quick),
         "bands": bench_bands(args.quick),

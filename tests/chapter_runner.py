@@ -1,13 +1,19 @@
-"""Shared helpers for tests that read and execute the book's chapters."""
+"""Shared helpers for tests that read and execute the book's chapters.
+
+jupytext and nbclient are imported by the two functions that use them: every pytest process
+imports this module (``conftest.py`` takes ``ROOT`` from it), and most never read a
+notebook (0.6 s of CPU each, the xdist controller and test_scheduling's workers included).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jupytext
-import nbformat
 import yaml
-from nbclient import NotebookClient
+
+if TYPE_CHECKING:
+    import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,11 +49,15 @@ def notebook_pages() -> list[Path]:
 
 
 def read_notebook(path: Path) -> nbformat.NotebookNode:
+    import jupytext
+
     return jupytext.read(path, fmt="md:myst")
 
 
 def execute(path: Path, timeout: int = 120) -> nbformat.NotebookNode:
     """Execute a chapter on a fresh kernel with the chapter's folder as working directory."""
+    from nbclient import NotebookClient
+
     nb = read_notebook(path)
     client = NotebookClient(
         nb,

@@ -38,6 +38,7 @@ from pathlib import Path
 import pytest
 from chapter_runner import ROOT
 from filelock import FileLock
+from rewrite_cache import share_rewrites
 
 JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -136,6 +137,7 @@ def _wait_for_job(config: pytest.Config, fixture: str) -> tuple[bool, str, Path]
 def pytest_configure(config: pytest.Config) -> None:
     if getattr(config.option, "loadscopereorder", False):
         config.option.loadscopereorder = False  # keep the order set below (module docstring)
+    share_rewrites(config)  # each xdist worker rewrites the asserts of its share of the files
 
 
 def _group(item: pytest.Item) -> str:

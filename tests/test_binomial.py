@@ -36,11 +36,14 @@ def test_two_sided_pvalue_at_one_half_equals_binomtest():
     pairs = [(b, c) for b in range(0, 25) for c in range(0, 25)]
     pairs += [tuple(rng.integers(0, 3000, 2)) for _ in range(60)]
     pairs += [(0, 10**5), (49_000, 51_000), (500_000, 500_001), (49_997_000, 50_003_000)]
-    for b, c in pairs:
-        n = int(b + c)
-        ours = float(binom.two_sided_half(b, n))
-        ref = 1.0 if n == 0 else stats.binomtest(int(b), n, 0.5).pvalue
-        assert ours == pytest.approx(ref, rel=1e-12, abs=1e-300), (b, c)
+    b, c = np.array(pairs).T
+    ours = binom.two_sided_half(b, b + c)  # one call on arrays; the scalar form below
+    for i, (bi, ci) in enumerate(pairs):
+        n = int(bi + ci)
+        ref = 1.0 if n == 0 else stats.binomtest(int(bi), n, 0.5).pvalue
+        assert ours[i] == pytest.approx(ref, rel=1e-12, abs=1e-300), (bi, ci)
+    for i in (0, 30, 650, len(pairs) - 1):
+        assert float(binom.two_sided_half(int(b[i]), int(b[i] + c[i]))) == ours[i]
 
 
 @pytest.mark.parametrize(
@@ -66,9 +69,14 @@ def test_clopper_pearson_on_arrays_equals_scipy_on_a_grid_up_to_a_million():
     for level in (0.95, 0.8, 0.999):
         low, high = binom.clopper_pearson(k, n, level)
         assert low.shape == high.shape == k.shape
-        for i in range(k.size):
-            ref = stats.binomtest(int(k[i]), int(n[i])).proportion_ci(level, method="exact")
-            assert abs(low[i] - ref.low) < 1e-10 and abs(high[i] - ref.high) < 1e-10, (k[i], n[i])
+        # The interval's definition, as scipy's beta quantiles on the whole grid at once
+        # (binomtest's root search, per interval, is the reference of the test above: here
+        # it took 1.7 s of CPU for these 267 intervals, and agrees with this to 5e-13).
+        tail = (1 - level) / 2
+        ref_low = np.where(k == 0, 0.0, stats.beta.ppf(tail, np.maximum(k, 1), n - k + 1))
+        ref_high = np.where(k == n, 1.0, stats.beta.isf(tail, k + 1, np.maximum(n - k, 1)))
+        np.testing.assert_allclose(low, ref_low, rtol=0, atol=1e-10)
+        np.testing.assert_allclose(high, ref_high, rtol=0, atol=1e-10)
         assert (low <= k / n).all() and (k / n <= high).all()
     # The scalar form gives floats, the same as the array's elements.
     one = binom.clopper_pearson(int(k[12]), int(n[12]), 0.999)

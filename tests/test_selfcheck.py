@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from chapter_runner import ROOT, toc_files
 from local_server import serve
-from selfcheck_site import PAGE, build
+from selfcheck_site import PAGE, build, build_here
 
 import clfmetrics as cm
 
@@ -160,10 +160,10 @@ BAD_PAGES = [
 
 @pytest.mark.parametrize("body, message", BAD_PAGES, ids=[b[1] for b in BAD_PAGES])
 def test_a_bad_directive_stops_the_build_naming_the_place(tmp_path, body, message):
-    result = build(tmp_path, f"# Page\n\ntext\n\n```{{selfcheck}}\n{body}\n```\n")
-    assert result.returncode != 0
-    assert "index.md:5: {selfcheck}: " in result.stderr, result.stderr
-    assert message in result.stderr
+    status, stderr = build_here(tmp_path, f"# Page\n\ntext\n\n```{{selfcheck}}\n{body}\n```\n")
+    assert status != 0
+    assert "index.md:5: {selfcheck}: " in stderr, stderr
+    assert message in stderr
 
 
 # --- the grading in Chromium, on the tiny project ------------------------------------------
