@@ -54,12 +54,12 @@ CHROMIUM_FLAGS = [
 #: The units that take longest and need no book, longest first (seconds of a full run on a
 #: loaded two-core machine). Started first, each overlaps the book build and the other worker.
 LONGEST_FIRST = (
-    "jupyterlab",  # tests/test_jupyterlab.py: one JupyterLab, every chapter opened: ~120 s CPU
-    "coursework-mini",  # one sandboxed batch: attacks, grader checks, gradebook: ~60 s
-    "tests/test_coursework.py",  # otter assign (shared), chapter 1 graded, teacher runs: ~50 s
-    "tests/test_bench.py",  # make bench QUICK=1, Chromium included: ~45 s
-    "tests/test_coursework_grader.py",  # time limits, runaways, the unsandboxed touch: ~35 s
-    "tests/test_engines_spark.py",  # the JVM starts: ~45 s
+    "jupyterlab",  # tests/test_jupyterlab.py: one JupyterLab, the construct cover: ~60 s CPU
+    "tests/test_coursework.py",  # otter assign (shared), chapter 1 graded, teacher runs: ~55 s
+    "coursework-mini",  # one sandboxed batch: attacks, grader checks, gradebook: ~45 s
+    "tests/test_engines_spark.py",  # the JVM starts: ~35 s
+    "tests/test_bench.py",  # make bench QUICK=1, Chromium included: ~30 s CPU
+    "tests/test_coursework_grader.py",  # time limits, runaways, the unsandboxed touch: ~30 s
     "tests/test_selfcheck.py",  # tiny Sphinx builds, Chromium
 )
 BUILD_TIMEOUT = 1500  # seconds; a cold build takes about five minutes beside the workers
