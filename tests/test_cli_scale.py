@@ -346,9 +346,10 @@ assert int(cols.counts.sum()) == {rows}
 
 
 def test_the_streaming_reader_with_scores_holds_little_more_than_its_arrays(tmp_path):
-    # With a score column every row keeps its line (8 bytes), two class codes (int8) and
-    # its score (8): 18 bytes. The former reader held about 157 bytes a row (text labels
-    # per row, and the batches' freed heap beside their joined copy).
+    # With a score column every row keeps its line (4 bytes), two class codes (1 byte each
+    # for few classes) and its score (8) while the file streams: 14 bytes. The former
+    # reader held about 157 bytes a row (text labels per row, and the batches' freed heap
+    # beside their joined copy).
     peaks = []
     for rows in (20_000, 220_000):
         path = tmp_path / f"rows{rows}.csv"
@@ -362,8 +363,9 @@ cols = read_columns({str(path)!r}, ["y", "p"], ["s"], batch=4096)
 assert cols.lines.size == {rows} and cols.codes["y"].dtype == np.int8
 """
         peaks.append(_peak_mb(body))
-    per_row = (peaks[1] - peaks[0]) * 2**20 / 200_000  # measured: 37 (the former: 94)
-    assert per_row < 60, (peaks, per_row)
+    # measured: 21 (with int32 codes and int64 lines while streaming: 37; the former: 94)
+    per_row = (peaks[1] - peaks[0]) * 2**20 / 200_000
+    assert per_row < 30, (peaks, per_row)
 
 
 def test_score_errors_are_in_the_options_terms(tmp_path, capsys):

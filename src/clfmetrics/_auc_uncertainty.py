@@ -61,7 +61,12 @@ def _need_two(n_pos: int, n_neg: int) -> None:
 def _area_interval(metric, y_true, scores, level, size, method, pos_label, rng) -> Interval:
     """Shared body of :func:`auc_interval` and :func:`ap_interval`."""
     level, size = rs.check_level(level), rs.check_size(size)
-    cells = ac.checked_cells(y_true, scores, pos_label)
+    return area_interval(metric, ac.checked_cells(y_true, scores, pos_label), level, size,
+                         method, rng)  # fmt: skip
+
+
+def area_interval(metric, cells: ac.Cells, level, size, method, rng) -> Interval:
+    """The interval of ``metric`` from the cells of a checked problem (see above)."""
     if method == "delong":
         auc, var = delong_variance(cells)
         half = _NORMAL.inv_cdf(1 - (1 - level) / 2) * math.sqrt(var)

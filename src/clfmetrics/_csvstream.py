@@ -6,7 +6,7 @@ share each combination of labels is kept (the first line of each
 combination, and of each distinct value, for the messages), so 10**7 rows
 of two label columns need a few MB. With ``--scores``/``--proba`` (a score
 belongs to its row) each row keeps its label codes, its line and its
-numbers as compact arrays (int32 and float64), never as Python lists.
+numbers as compact arrays (the narrowest integers and float64), never as Python lists.
 
 Every check of the in-memory reader is kept, with the same messages and line
 numbers: ragged rows (counted over the whole file), a column named twice,
@@ -100,7 +100,8 @@ class _Values:
             mapped[j] = code
             self.samples[code].add(lines[order[starts[j] : starts[j] + 5]])
             self.samples[code].rows += int(sizes[j]) - min(int(sizes[j]), 5)
-        return mapped[inverse.ravel()].astype(np.int32)
+        # The narrowest type of the codes so far (a batch's codes are joined with a cast).
+        return mapped[inverse.ravel()].astype(np.min_scalar_type(len(self.values)))
 
     def value_lines(self) -> dict:
         return {v: (s.rows, s.lines) for v, s in zip(self.values, self.samples, strict=True)}
@@ -179,7 +180,8 @@ def read_columns(
             raw, lines = {n: c[keep] for n, c in raw.items()}, lines[keep]
             if not lines.size:
                 continue
-        part = {"lines": lines}
+        # Line numbers as int32 below 2**31 (4 bytes a row kept, not 8): joined with a cast.
+        part = {"lines": lines.astype(np.int32) if lines[-1] < 2**31 else lines}
         for name in label_names:
             part[name] = values[name].encode(raw[name], lines)
         for name in number_names:

@@ -41,6 +41,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ._auc_cells import ROWS, distinct_scores, group_counts
 from ._interval import Interval
 from ._intervals import bounds
 
@@ -117,24 +118,44 @@ def _components(score: np.ndarray, positive: np.ndarray, n_pos: int, n_neg: int)
 
 
 def _delong_terms(truth: np.ndarray, proba: np.ndarray, support: np.ndarray):
-    """The macro AUC and each item's first-order term ``z`` (see the module's formula).
+    """The macro AUC, and each item's first-order term ``z`` (see the module's formula) as
+    an iterator of ``(start, z of items start, start + 1, ...)``, a block of items at a time.
 
-    Memory: besides ``z``, one integer per item at a time (its cell in the column,
-    ``2 * rank + positive``) and one gathered float; each item's term is read from a
-    table with one entry per cell (10**7 items: about 250 MB at the peak, not 750 MB).
+    Each column's distinct scores and their counts come first (:func:`distinct_scores`,
+    :func:`group_counts`, ``ROWS`` items at a time), then each item's term is read from a
+    table with one entry per cell (``2 * rank + positive``): nothing of N items is held
+    but one gathered float per positive of the column in turn (for its exact sum).
     """
     n_items, n = proba.shape
-    z = np.zeros(n_items)
-    total = 0.0
+    tables, groups, total = [], [], 0.0
     for k in range(n):
         positive = truth == k
         n_pos, n_neg = support[k], n_items - support[k]
-        cell, v10, v01 = _components(proba[:, k], positive, n_pos, n_neg)
-        total += v10[cell[positive]].sum() / n_pos
-        cell *= 2
-        cell += positive
-        z += np.stack([v01 / n_neg, v10 / n_pos], axis=1).reshape(-1)[cell]
-    return total / n, z / n
+        groups.append(distinct_scores(proba[:, k]))
+        every, pos_at = group_counts(proba[:, k], positive, groups[k])
+        neg_at = every - pos_at
+        v10 = (np.cumsum(neg_at) - 0.5 * neg_at) / n_neg
+        v01 = (n_pos - np.cumsum(pos_at) + 0.5 * pos_at) / n_pos
+        read, done = np.empty(n_pos), 0  # v10 of each positive, in item order
+        for start in range(0, n_items, ROWS):
+            at = positive[start : start + ROWS]
+            cell = np.searchsorted(groups[k], proba[start : start + ROWS, k][at])
+            read[done : done + cell.size] = v10[cell]
+            done += cell.size
+        total += read.sum() / n_pos
+        tables.append(np.stack([v01 / n_neg, v10 / n_pos], axis=1).reshape(-1))
+
+    def terms():
+        for start in range(0, n_items, ROWS):
+            block, z = proba[start : start + ROWS], np.zeros(min(ROWS, n_items - start))
+            for k in range(n):
+                cell = np.searchsorted(groups[k], block[:, k])
+                cell *= 2
+                cell += truth[start : start + ROWS] == k
+                z += tables[k][cell]
+            yield start, z / n
+
+    return total / n, terms()
 
 
 def acceleration(truth: np.ndarray, proba: np.ndarray, support: np.ndarray) -> float:
@@ -168,9 +189,16 @@ def acceleration(truth: np.ndarray, proba: np.ndarray, support: np.ndarray) -> f
 
 
 def _delong(truth, proba, support, level: float) -> Interval:
-    estimate, z = _delong_terms(truth, proba, support)
-    sums = np.bincount(truth, weights=z, minlength=support.size)
-    squares = np.bincount(truth, weights=z * z, minlength=support.size)
+    estimate, terms = _delong_terms(truth, proba, support)
+    # The sums of z and z**2 within each class add the items in their order, as one
+    # np.bincount over all N would: each block's bincount starts from the sums so far.
+    head, sums, squares = np.arange(support.size), np.zeros(support.size), np.zeros(support.size)
+    for start, z in terms:
+        codes = np.concatenate([head, truth[start : start + z.size]])
+        sums = np.bincount(codes, weights=np.concatenate([sums, z]), minlength=support.size)
+        squares = np.bincount(
+            codes, weights=np.concatenate([squares, z * z]), minlength=support.size
+        )
     # n_j times the sample variance of z within class j: (sum z^2 - (sum z)^2 / n_j) / (n_j - 1)
     var = float((support * (squares - sums**2 / support) / (support - 1)).sum())
     half = NormalDist().inv_cdf(1 - (1 - level) / 2) * math.sqrt(max(var, 0.0))

@@ -47,8 +47,13 @@ def log_loss_of(p: np.ndarray, pos, cols) -> float:
     if cols is None:  # np.where(pos, p, 1 - p), in place
         true_p = 1.0 - p
         np.copyto(true_p, p, where=pos)
-    else:
-        true_p = p[np.arange(len(p)), cols]
+    else:  # p[np.arange(N), cols], a block of rows at a time (no N indices)
+        true_p, step = np.empty(len(p)), max(1, _BLOCK_ITEMS // p.shape[1])
+        for start in range(0, len(p), step):
+            block = p[start : start + step]
+            true_p[start : start + len(block)] = block[
+                np.arange(len(block)), cols[start : start + step]
+            ]
     np.clip(true_p, _EPS, 1.0 - _EPS, out=true_p)
     return float(-np.mean(np.log(true_p, out=true_p)))
 
@@ -84,8 +89,33 @@ def bin_sums(ids, stated, hit, bins):
 
 
 def binned(p: np.ndarray, pos, cols, bins: int, strategy: str):
-    """Per non-empty bin: count, sum of outcomes, sum of stated probabilities."""
-    return bin_sums(*bin_items(p, pos, cols, bins, strategy), bins)
+    """Per non-empty bin: count, sum of outcomes, sum of stated probabilities.
+
+    Equal-width bins: a block of items at a time, so no bin, top label or stated
+    probability of N items is held. The sums add the items in their order, as one
+    ``np.bincount`` over all N does: each block's bincount starts from the sums so far.
+    """
+    if strategy != "uniform":  # quantile edges need every stated probability at once
+        return bin_sums(*bin_items(p, pos, cols, bins, strategy), bins)
+    counts, hits, stated, head = (
+        np.zeros(bins, np.int64),
+        np.zeros(bins),
+        np.zeros(bins),
+        np.arange(bins),
+    )
+    step = max(1, _BLOCK_ITEMS // (1 if p.ndim == 1 else p.shape[1]))
+    for start in range(0, len(p), step):
+        part = slice(start, start + step)
+        ids, said, hit = bin_items(
+            p[part], None if pos is None else pos[part], None if cols is None else cols[part],
+            bins, strategy,
+        )  # fmt: skip
+        counts += np.bincount(ids, minlength=bins)
+        at = np.concatenate([head, ids])
+        hits = np.bincount(at, weights=np.concatenate([hits, hit]), minlength=bins)
+        stated = np.bincount(at, weights=np.concatenate([stated, said]), minlength=bins)
+    full = counts > 0
+    return counts[full], hits[full], stated[full]
 
 
 def ece_of(counts, hits, stated, debiased) -> float:

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._auc_uncertainty import ap_interval, auc_interval
+from ._auc_cells import ROWS as _ROWS
+from ._auc_cells import class_cells
+from ._auc_uncertainty import area_interval
 from ._checks import reject_masked
 from ._interval import centred_on_estimate
 from ._macro_auc import macro_auc_interval
@@ -58,7 +60,7 @@ def check_scores(scores, n_items: int, labels: list, pos_label):
             f"scores must have shape ({n_items},) (binary: the positive class's score) or "
             f"({n_items}, {n}) (one column per class, in the order {labels}); got {arr.shape}"
         )
-    if not np.isfinite(arr).all():
+    if not all(np.isfinite(arr[i : i + _ROWS]).all() for i in range(0, len(arr), _ROWS)):
         bad = np.argwhere(~np.isfinite(arr))[0]
         raise ValueError(f"scores has a NaN or infinite value at index {tuple(bad.tolist())}")
     if arr.ndim == 2:
@@ -319,9 +321,12 @@ def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="perc
     """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
     if is_class.all() or not is_class.any():
         return None, None
-    y = is_class.view(np.int8)  # 0/1 at one byte per item, not eight
-    auc = auc_interval(y, s, level=level, size=size, method=method, pos_label=1, rng=rng)
-    ap = ap_interval(y, s, level=level, size=size, pos_label=1, rng=rng)
+    # The scores were checked where they entered: the cells are counted from the column in
+    # place, a block of items at a time, once for both areas (auc_interval and ap_interval
+    # would check and sort copies of it, each).
+    cells = class_cells(is_class, s)
+    auc = area_interval("roc_auc", cells, level, size, method, rng)
+    ap = area_interval("average_precision", cells, level, size, "percentile", rng)
     return auc, _centred(ap)
 
 
@@ -339,15 +344,18 @@ def argmax_warning(pred_codes: np.ndarray, scores: np.ndarray, pos, labels: list
     """
     if scores.min() < 0 or scores.max() > 1:
         return []
-    if scores.ndim == 2:
-        differ = np.argmax(scores, axis=1) != pred_codes
+    if scores.ndim == 2:  # counted a block of rows at a time: no N row indices held
+        differ = sum(
+            int((np.argmax(scores[i : i + _ROWS], axis=1) != pred_codes[i : i + _ROWS]).sum())
+            for i in range(0, len(scores), _ROWS)
+        )
         what = "the class of highest probability (the argmax of each row of scores)"
         fix = f"are the probability columns in the class order ({' '.join(map(str, labels))})?"
     else:
-        differ = (scores >= 0.5) != (pred_codes == pos)
+        differ = int(((scores >= 0.5) != (pred_codes == pos)).sum())
         what = f"a score of at least 0.5 for class {labels[pos]!s}"
         fix = "do the scores score the positive class (pos_label)?"
-    share = float(differ.mean())
+    share = differ / len(scores)
     if share <= 0.5:
         return []
     return [

@@ -346,7 +346,6 @@ def report(
         # Each item is a combination with count 1: the same code path as counts from an engine.
         return _counted(y_true, y_pred, None, labels, level, size, rng, ("y_true", "y_pred"))
     # A score belongs to an item, so with scores the items cannot be merged into counts.
-    level, size = rs.check_level(level), rs.check_size(size)
     if scores is None:
         raise ValueError("pos_label names the class that scores score; no scores= given")
     codes, _, labels = joint_codes(y_true, [y_pred], labels)
@@ -356,7 +355,8 @@ def report(
 
 def report_of_codes(truth, pred, labels, scores, pos_label, level, size, rng, auc_method):
     """:func:`report` with scores, from class codes (indices into ``labels``): the command
-    line's reader gives codes, so no column of labels is made for its rows."""
+    line's reader gives codes, so no column of labels is made for its rows. The one check of
+    ``level`` and ``size`` on this path (``report`` leaves them to it)."""
     level, size, n = rs.check_level(level), rs.check_size(size), len(labels)
     # The reader's codes may be int8: widened for the cells only (the rest compares them).
     cells = pred.astype(np.intp, copy=False) * n + truth
