@@ -112,9 +112,14 @@ def _components(score: np.ndarray, positive: np.ndarray, n_pos: int, n_neg: int)
     cell = np.searchsorted(groups, score)
     pos_at = np.bincount(cell[positive], minlength=groups.size)
     neg_at = np.bincount(cell, minlength=groups.size) - pos_at
+    return cell, *_shares(pos_at, neg_at, n_pos, n_neg)
+
+
+def _shares(pos_at, neg_at, n_pos: int, n_neg: int):
+    """``v10`` and ``v01`` at each distinct score, from the positives and negatives there."""
     v10 = (np.cumsum(neg_at) - 0.5 * neg_at) / n_neg
     v01 = (n_pos - np.cumsum(pos_at) + 0.5 * pos_at) / n_pos
-    return cell, v10, v01
+    return v10, v01
 
 
 def _delong_terms(truth: np.ndarray, proba: np.ndarray, support: np.ndarray):
@@ -133,9 +138,7 @@ def _delong_terms(truth: np.ndarray, proba: np.ndarray, support: np.ndarray):
         n_pos, n_neg = support[k], n_items - support[k]
         groups.append(distinct_scores(proba[:, k]))
         every, pos_at = group_counts(proba[:, k], positive, groups[k])
-        neg_at = every - pos_at
-        v10 = (np.cumsum(neg_at) - 0.5 * neg_at) / n_neg
-        v01 = (n_pos - np.cumsum(pos_at) + 0.5 * pos_at) / n_pos
+        v10, v01 = _shares(pos_at, every - pos_at, n_pos, n_neg)
         read, done = np.empty(n_pos), 0  # v10 of each positive, in item order
         for start in range(0, n_items, ROWS):
             at = positive[start : start + ROWS]
