@@ -44,6 +44,7 @@ import numpy as np
 from ._auc_cells import ROWS, distinct_scores, group_counts
 from ._interval import Interval
 from ._intervals import bounds
+from ._proper_scores import bincount_onto
 
 #: Integers gathered at once per block of resamples (rows of weights x items).
 _BLOCK_NUMBERS = 2**22
@@ -193,15 +194,12 @@ def acceleration(truth: np.ndarray, proba: np.ndarray, support: np.ndarray) -> f
 
 def _delong(truth, proba, support, level: float) -> Interval:
     estimate, terms = _delong_terms(truth, proba, support)
-    # The sums of z and z**2 within each class add the items in their order, as one
-    # np.bincount over all N would: each block's bincount starts from the sums so far.
-    head, sums, squares = np.arange(support.size), np.zeros(support.size), np.zeros(support.size)
+    # The sums of z and z**2 within each class, a block at a time, to the last bit as one
+    # np.bincount over all N items.
+    sums, squares = np.zeros(support.size), np.zeros(support.size)
     for start, z in terms:
-        codes = np.concatenate([head, truth[start : start + z.size]])
-        sums = np.bincount(codes, weights=np.concatenate([sums, z]), minlength=support.size)
-        squares = np.bincount(
-            codes, weights=np.concatenate([squares, z * z]), minlength=support.size
-        )
+        codes = truth[start : start + z.size]
+        sums, squares = bincount_onto(sums, codes, z), bincount_onto(squares, codes, z * z)
     # n_j times the sample variance of z within class j: (sum z^2 - (sum z)^2 / n_j) / (n_j - 1)
     var = float((support * (squares - sums**2 / support) / (support - 1)).sum())
     half = NormalDist().inv_cdf(1 - (1 - level) / 2) * math.sqrt(max(var, 0.0))

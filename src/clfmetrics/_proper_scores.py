@@ -88,21 +88,26 @@ def bin_sums(ids, stated, hit, bins):
     return counts[full], observed[full], predicted[full]
 
 
+def bincount_onto(sums: np.ndarray, ids: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``sums`` plus ``np.bincount(ids, weights)``, added as one ``np.bincount`` over all the
+    items would add them: a block at a time, each block's bincount starts from the sums so
+    far, so sums taken block by block equal those over all N items to the last bit."""
+    head = np.arange(sums.size)
+    return np.bincount(
+        np.concatenate([head, ids]), weights=np.concatenate([sums, weights]), minlength=sums.size
+    )
+
+
 def binned(p: np.ndarray, pos, cols, bins: int, strategy: str):
     """Per non-empty bin: count, sum of outcomes, sum of stated probabilities.
 
     Equal-width bins: a block of items at a time, so no bin, top label or stated
-    probability of N items is held. The sums add the items in their order, as one
-    ``np.bincount`` over all N does: each block's bincount starts from the sums so far.
+    probability of N items is held; the sums are the same to the last bit
+    (:func:`bincount_onto`).
     """
     if strategy != "uniform":  # quantile edges need every stated probability at once
         return bin_sums(*bin_items(p, pos, cols, bins, strategy), bins)
-    counts, hits, stated, head = (
-        np.zeros(bins, np.int64),
-        np.zeros(bins),
-        np.zeros(bins),
-        np.arange(bins),
-    )
+    counts, hits, stated = np.zeros(bins, np.int64), np.zeros(bins), np.zeros(bins)
     step = max(1, _BLOCK_ITEMS // (1 if p.ndim == 1 else p.shape[1]))
     for start in range(0, len(p), step):
         part = slice(start, start + step)
@@ -111,9 +116,7 @@ def binned(p: np.ndarray, pos, cols, bins: int, strategy: str):
             bins, strategy,
         )  # fmt: skip
         counts += np.bincount(ids, minlength=bins)
-        at = np.concatenate([head, ids])
-        hits = np.bincount(at, weights=np.concatenate([hits, hit]), minlength=bins)
-        stated = np.bincount(at, weights=np.concatenate([stated, said]), minlength=bins)
+        hits, stated = bincount_onto(hits, ids, hit), bincount_onto(stated, ids, said)
     full = counts > 0
     return counts[full], hits[full], stated[full]
 
