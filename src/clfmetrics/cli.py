@@ -249,10 +249,8 @@ def _evaluate(args):
         )
     options = {"labels": cols.classes, "level": args.level, "size": args.size, "rng": args.seed}
     if args.counts or cols.counts is not None:  # aggregated: by the file, or as it streamed
-        truth, n = (
-            cols.labels[args.truth],
-            cols.numbers[args.counts] if args.counts else cols.counts,
-        )
+        truth = cols.labels[args.truth]
+        n = cols.numbers[args.counts] if args.counts else cols.counts
         if len(args.pred) == 1:
             out = report_from_counts(truth, cols.labels[args.pred[0]], n, **options)
         else:
