@@ -331,8 +331,8 @@ def _finish(path, table, rows, values, label_names, number_names, given, bad, dr
         of_value = np.full(len(values[name].values), -1, dtype=small)
         of_value[table[name]] = [index[v] for v in labels[name].tolist()]
         codes[name] = of_value[rows.pop(name)]
-    names = list(dict.fromkeys(number_names))
-    numbers = {n: rows["numbers"][:, names.index(n)] for n in number_names}
+    # the matrix's column j is the j-th distinct number name (``_rows``)
+    numbers = {n: rows["numbers"][:, j] for j, n in enumerate(dict.fromkeys(number_names))}
     return Columns(
         ClassLabels(classes, codes), classes, numbers, rows["lines"], gone, notes,
         codes=codes, matrix=rows["numbers"],
