@@ -182,36 +182,6 @@ def answer_all_by_pointer(page, specs) -> list[list[tuple[str | None, str]]]:
     return [[tuple(v) for v in pair] for pair in page.evaluate(ANSWER_ALL_BY_POINTER, replies)]
 
 
-def answer_by_keyboard(page, form, spec, right: bool) -> tuple[str | None, str]:
-    """Tab into the form, choose with the arrow keys or type, and submit with the keyboard."""
-    # a focus stop just before the form, so that one Tab enters it as a reader's would
-    form.evaluate(
-        "f => { const a = document.createElement('a'); a.href = '#'; a.id = 'clf-sc-start';"
-        " a.textContent = 'start'; f.before(a); }"
-    )
-    page.focus("#clf-sc-start")
-    page.keyboard.press("Tab")
-    reply = reply_for(spec, right)
-    if spec.kind == "choice":
-        # Tab enters the group on its checked radio, or its first one; arrows move and check
-        current = int(page.evaluate("() => document.activeElement.value"))
-        checked = form.locator("input[type=radio]:checked").count()
-        if not checked:
-            page.keyboard.press("Space")
-        for _ in range((reply - current) % len(spec.choices)):
-            page.keyboard.press("ArrowDown")
-        assert int(form.locator("input[type=radio]:checked").input_value()) == reply
-        page.keyboard.press("Tab")
-        assert page.evaluate("() => document.activeElement.type") == "submit"
-        page.keyboard.press("Enter")
-    else:
-        page.keyboard.press("Control+A")
-        page.keyboard.type(reply)
-        page.keyboard.press("Enter")  # Enter in a text field submits its form
-    page.evaluate("() => document.getElementById('clf-sc-start').remove()")
-    return verdict(form)
-
-
 #: Before a keyboard reply: a focus stop just before form ``k`` (so that one Tab enters it as a
 #: reader's would), focused; after it: the stop removed and the form's verdict.
 KEY_START = """(k) => {
@@ -229,9 +199,9 @@ KEY_VERDICT = """(k) => {
 
 
 def answer_by_keys(page, k: int, spec, right: bool) -> tuple[str | None, str]:
-    """``answer_by_keyboard`` on form ``k`` with the same key presses and checks, the page
-    read in three evaluations instead of eight round trips (for the book's chapters, where
-    each round trip waits on a long page)."""
+    """Tab into form ``k``, choose with the arrow keys or type, and submit with the keyboard;
+    the page read in three evaluations, not a round trip per step (each round trip waits on a
+    long chapter page)."""
     assert page.evaluate(KEY_START, k), "the focus stop took no focus"
     page.keyboard.press("Tab")
     reply = reply_for(spec, right)

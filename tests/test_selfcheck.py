@@ -196,7 +196,7 @@ SPECS = [selfcheck.parse(o, c) for _, o, c in selfcheck.read_blocks(PAGE)]
 @pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(SPECS)))
 def test_each_self_check_rejects_a_wrong_reply_and_accepts_the_right_one(tiny_page, index):
-    from selfcheck_site import answer_by_keyboard, answer_by_pointer
+    from selfcheck_site import answer_by_keys, answer_by_pointer
 
     page, requests, errors = tiny_page
     form = page.locator("form.clf-selfcheck").nth(index)
@@ -204,7 +204,7 @@ def test_each_self_check_rejects_a_wrong_reply_and_accepts_the_right_one(tiny_pa
     requests.clear()
     for answer in (
         lambda right: answer_by_pointer(form, spec, right),
-        lambda right: answer_by_keyboard(page, form, spec, right),
+        lambda right: answer_by_keys(page, index, spec, right),
     ):
         state, text = answer(False)
         assert state == "wrong" and text.startswith("Not quite"), (state, text)
