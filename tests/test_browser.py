@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 from chapter_runner import CODE_LINE_LIMIT, ROOT, is_notebook, toc_files
-from local_server import serve
+from local_server import not_local, serve
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from selfcheck_site import specs as selfcheck_specs
 
@@ -172,7 +172,7 @@ class PageVisit:
         self.page.on("response", self._on_response)
         # Only requests to other hosts go through Python: a local request needs no decision,
         # and routing each one (30-40 per chapter) through the client cost CPU for nothing.
-        self.page.route(re.compile(rf"^(?!{re.escape(base)}/)"), self._route)
+        self.page.route(not_local(base), self._route)
         self.page.goto(f"{base}/{path}", wait_until="load")
         self.page.wait_for_load_state("networkidle")
         self._axe: list[dict] | None = None

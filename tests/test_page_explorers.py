@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import inspect
 import math
-import re
 
 import numpy as np
 import pytest
-from local_server import serve
+from local_server import not_local, serve
 from page_site import CHOOSER_TABLE, explorers, write_site
 
 import clfmetrics as cm
@@ -64,7 +63,7 @@ class Visit:
         self.page.on("request", lambda request: self.requests.append(request.url))
         # only requests to other hosts go through Python, to be aborted (the sandbox is
         # offline); a local one needs no decision
-        self.page.route(re.compile(rf"^(?!{re.escape(base)}/)"), lambda route: route.abort())
+        self.page.route(not_local(base), lambda route: route.abort())
         self.page.goto(f"{base}/{name}", wait_until="load")
         self.root = self.page.evaluate("Object.keys(window.clfExplorers)[0]")
 
