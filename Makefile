@@ -69,6 +69,10 @@ $(STAMP): $(DEPS)
 	@# files by their change time, which any other environment linked from the same cache
 	@# (the Binder simulation's) would move.
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --link-mode copy -r requirements-dev.txt
+	@# The book's apparatus (clfbook) and the coursework tool (clfcourse) are packages of their
+	@# own beside the library in src/, not in its wheel: the environment finds them there.
+	$(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))' | \
+	  { read -r purelib; echo "$(CURDIR)/src" > "$$purelib/clfbook-src.pth"; }
 	@# Byte-compiled ahead: only the packages that both pytest workers import at once when
 	@# they collect (lazily, each would compile them) and what a graded notebook imports in
 	@# its sandbox, which cannot write (PRECOMPILE, not their test suites). Every other module
@@ -139,12 +143,12 @@ clean:
 # otter assign on every chapter with exercises; `make grade` re-runs it when a chapter has changed.
 MANIFEST := _build/assignments/manifest.json
 
-ASSIGN := $(BIN)/python -m clfmetrics.coursework assign $(if $(JOBS),--jobs $(JOBS)) $(if $(HIDDEN),--hidden "$(HIDDEN)")
+ASSIGN := $(BIN)/python -m clfcourse assign $(if $(JOBS),--jobs $(JOBS)) $(if $(HIDDEN),--hidden "$(HIDDEN)")
 
 assignments: $(STAMP)
 	$(ASSIGN)
 
-$(MANIFEST): $(STAMP) _toc.yml $(wildcard chapters/*.md) $(wildcard src/clfmetrics/coursework/*.py)
+$(MANIFEST): $(STAMP) _toc.yml $(wildcard chapters/*.md) $(wildcard src/clfcourse/*.py)
 	$(ASSIGN)
 
 # Checked when the Makefile is read, so a missing folder stops before any set-up work.
@@ -157,4 +161,4 @@ endif
 # Without a sandbox (no bwrap, or it fails its probe) grading refuses to run students' code,
 # unless UNSAFE_NO_SANDBOX=1 accepts that a notebook may then read, change or kill anything you can.
 grade: $(MANIFEST) $(if $(UNSAFE_NO_SANDBOX),,$(BWRAP))
-	$(BIN)/python -m clfmetrics.coursework grade "$(SUBMISSIONS)" $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS)) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox)
+	$(BIN)/python -m clfcourse grade "$(SUBMISSIONS)" $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS)) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox)

@@ -246,7 +246,7 @@
   }
 
 
-  // --- large-sample interval of every other metric, as clfmetrics.jackknife -------------
+  // --- large-sample interval of every other metric, as clfmetrics.inference -------------
   // z = Phi^-1(p): Wichura's AS241, as Python's statistics.NormalDist.inv_cdf.
   const horner = (cs, r) => cs.reduce((a, c) => a * r + c, 0);
   const AS241 = {
@@ -319,7 +319,7 @@
   const RANGES = { kappa: [-1, 1], mcc: [-1, 1] };
   const EXACT = new Set(["accuracy", "micro_precision", "micro_recall", "micro_f1"]);
 
-  /** {name: [low, high, method]} for every metric, as clfmetrics.widgets.intervals.metric_intervals. */
+  /** {name: [low, high, method]} for every metric, as clfbook.widgets.intervals.metric_intervals. */
   function metricIntervals(m, level = 0.95) {
     const { c, p } = margins(m), N = sum(p), exact = clopperPearson(sum(c), N, level);
     const z = normalQuantile((1 + level) / 2), out = {};

@@ -1,4 +1,4 @@
-/* The page versions of the explorers of clfmetrics.widgets (see clfmetrics/widgets/page.py).
+/* The page versions of the explorers of clfbook.widgets (see clfbook/widgets/page.py).
  *
  * Each <div class="clf-page-explorer"> holds a JSON spec written by the library at build
  * time; this file builds labelled controls, an aria-live readout and SVG figures from it.
@@ -13,7 +13,7 @@
   const SVGNS = "http://www.w3.org/2000/svg";
   const MAX_COUNT = 1e7;
 
-  // --- formatting, as clfmetrics.widgets._base.fmt: 4 decimals, half to even on exact ties,
+  // --- formatting, as clfbook.widgets._base.fmt: 4 decimals, half to even on exact ties,
   // never a negative zero (-1e-17 from one summation order is 0.0000, as +1e-17 from another) ---
   function fmt(x) {
     if (x === null || x === undefined) return "n/a";
@@ -317,7 +317,7 @@
   const metricRows = (names, values) => names.map((k) => [k, { text: fmt(values[k]), key: k }]);
 
   // --- 1. confusion matrix ---------------------------------------------------------------
-  // As clfmetrics.widgets.intervals.interval_text and confusion.INTERVAL_NOTE.
+  // As clfbook.widgets.intervals.interval_text and confusion.INTERVAL_NOTE.
   const intervalText = (lo, hi) => (Number.isNaN(lo) || Number.isNaN(hi) ? "too few items"
     : lo === hi ? "no spread seen" : `[${fmt(lo)}, ${fmt(hi)}]`);
   const INTERVAL_NOTE = "Accuracy and the micro averages (the same number): exact Clopper–Pearson " +
@@ -357,8 +357,8 @@
       f.live.textContent = `accuracy ${fmt(values.accuracy)} [${fmt(ci.accuracy[0])}, ${fmt(ci.accuracy[1])}], ` +
         `macro F1 ${fmt(values.macro_f1)}, kappa ${fmt(values.kappa)}, MCC ${fmt(values.mcc)}`;
       // Accuracy (and micro P, R, F1, the same number) is k of N: it has an exact interval.
-      // Every other metric: estimate +- z x jackknife standard error (clfmetrics.jackknife),
-      // as clfmetrics.widgets.intervals.metric_intervals, for the matrix the reader set.
+      // Every other metric: estimate +- z x jackknife standard error (clfmetrics.inference),
+      // as clfbook.widgets.intervals.metric_intervals, for the matrix the reader set.
       const mi = CM().metricIntervals(m, level);
       replace(f.readout,
         table(["metric", "value", `${pct} interval`], spec.metrics.map((k) => [k, { text: fmt(values[k]), key: k },
@@ -706,7 +706,7 @@
       return { t, k, matrix: m, bias: cw.bias, prevalence: cw.prevalence, precision: cw.precision[1],
                recall: cw.recall[1], metrics: CM().metrics(m, 0), rates: rates(m) };
     };
-    // The operating point's rates with exact intervals, as clfmetrics.widgets.intervals:
+    // The operating point's rates with exact intervals, as clfbook.widgets.intervals:
     // name -> [estimate, low, high]; [NaN, 0, 1] when nothing is in the denominator.
     function rates(m) {
       const [[tn, fn], [fp, tp]] = m, out = {};

@@ -4,7 +4,7 @@ Used by ``benchmarks/run.py`` (``make bench``): one row per function with the
 median time of ours, of scikit-learn's counterpart, and their ratio (goal: ratio
 <= 1, not slower). The scores have many ties (rounded to 4 decimals) and about
 20% positives; the same arrays go to both sides. The probability functions
-(``clfmetrics.reliability``) get the scores divided by their maximum, in [0, 1].
+(``clfmetrics.probabilities``) get the scores divided by their maximum, in [0, 1].
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import time
 
 import numpy as np
 
-from clfmetrics import curves, reliability
+from clfmetrics.probabilities import _reliability as reliability
+from clfmetrics.scores import _curves as curves
 
 
 def _interleaved(ours, theirs, repeat: int) -> tuple[float, float]:

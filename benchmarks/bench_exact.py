@@ -2,7 +2,7 @@
 
 One row per problem size: ``K`` pairs ``(k, n)`` as a report with ``K`` classes
 meets them (per-class recall: small ``n`` for most classes, a few large), solved
-by one vectorised call of :func:`clfmetrics._binomial.clopper_pearson`, and the
+by one vectorised call of :func:`clfmetrics.inference._binomial.clopper_pearson`, and the
 reference ``scipy.stats.binomtest(k, n).proportion_ci(level, method="exact")``
 called once per pair in the same run. The ratio (ours / scipy, below 1: faster)
 is what a shared machine can compare; the largest end difference is reported too.
@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from clfmetrics._binomial import clopper_pearson
+from clfmetrics.inference._binomial import clopper_pearson
 
 
 def _pairs(classes: int, rng) -> tuple[np.ndarray, np.ndarray]:

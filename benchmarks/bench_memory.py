@@ -71,7 +71,7 @@ auc = roc_auc_score(d["y"], proba / proba.sum(axis=1, keepdims=True), multi_clas
 """
 
 _CLI = """
-from clfmetrics import cli
+from clfmetrics.io import _cli as cli
 cli.duckdb_installed = lambda: False
 start = time.perf_counter()  # after the imports, as for the reference
 with contextlib.redirect_stdout(io.StringIO()):

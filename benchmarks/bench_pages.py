@@ -41,7 +41,7 @@ def _pages(together: bool = False) -> tuple[Path, list[str], object]:
     from page_site import explorers, standalone, write_site
 
     if together:
-        from clfmetrics.widgets.page import page_html
+        from clfbook.widgets.page import page_html
 
         directory = Path(tempfile.mkdtemp(prefix="bench-pages-"))
         write_site(directory, {})  # the static files

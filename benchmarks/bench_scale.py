@@ -64,7 +64,8 @@ assert c.n_items == {n}
 """
 
 _CLI = """
-from clfmetrics import _csvcounts, cli
+from clfmetrics.io import _counts as _csvcounts
+from clfmetrics.io import _cli as cli
 # the row reader hides DuckDB; the others see it (also after a body that hid it)
 cli.duckdb_installed = (lambda: False) if {rows} else _csvcounts.duckdb_installed
 with contextlib.redirect_stdout(io.StringIO()):

@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from clfmetrics.widgets import (
+from clfbook.widgets import (
     chance_baseline_simulator,
     confusion_matrix_explorer,
     f_measure_paradox_explorer,

@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 import clfmetrics as cm
-from clfmetrics._checks import as_confusion
-from clfmetrics.tooling.timing import count_stack, run_times
+from clfbook.tooling.timing import count_stack, run_times
+from clfmetrics._base.checks import as_confusion
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_auc import bench_auc
@@ -162,7 +162,7 @@ def plot_growth(growth: dict, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from clfmetrics.plots import OKABE_ITO
+    from clfbook.plots import OKABE_ITO
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5), layout="constrained")
     sizes = [r["stack"] for r in growth["by_stack_size"]]
@@ -218,7 +218,7 @@ def bench_cached_rebuild() -> dict:
 
 def bench_symbolic(quick: bool) -> list[dict]:
     try:
-        from clfmetrics.theory import lemma
+        from clfbook.theory import lemma
     except ImportError:
         return []
     rows = []

@@ -66,7 +66,7 @@ json.dump = _forged
 #: A Series whose name is a reference to ``exec`` and whose index is code (attack 1).
 SERIES_EXEC = {
     "t": "Series",
-    "name": {"t": "ref", "module": "clfmetrics.coursework.runner", "v": "builtins.exec"},
+    "name": {"t": "ref", "module": "clfcourse.runner", "v": "builtins.exec"},
     "index": _objarray({"t": "str", "v": PASS_ALL}),
     "columns": _objarray({"t": "str", "v": "__series__"}),
     "v": [_objarray({"t": "int", "v": 0})],

@@ -37,10 +37,10 @@ from coursework_mini import OVER, OVER_STEM
 from coursework_products import compiled_library
 from filelock import FileLock
 
-from clfmetrics.coursework import Limits, grade_submissions, sandbox
-from clfmetrics.coursework.exercises import META
-from clfmetrics.coursework.generate import write_assignments
-from clfmetrics.coursework.runner import otters
+from clfcourse import Limits, grade_submissions, sandbox
+from clfcourse.exercises import META
+from clfcourse.generate import write_assignments
+from clfcourse.runner import otters
 
 #: The gradebook's earlier run, which the batch's run must keep.
 EARLIER = "20250101T000000Z"

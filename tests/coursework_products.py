@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from clfmetrics.coursework import Assignment, build_assignment
-from clfmetrics.coursework.__main__ import main
+from clfcourse import Assignment, build_assignment
+from clfcourse.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,6 @@
 """The command line's former in-memory CSV reader, kept as the reference of the streaming one.
 
-``clfmetrics._csvstream.read_columns`` must give what this gives (the same
+``clfmetrics.io._stream.read_columns`` must give what this gives (the same
 columns, classes, warnings and messages) at a memory cost that does not grow
 with the rows; ``tests/test_cli_scale.py`` compares them on messy files.
 """
@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from clfmetrics._csvfile import (
+from clfmetrics._base.numbers import count
+from clfmetrics.io._columns import (
+    Columns,
+    _label_columns,
+    _missing,
+    _number_column,
+    _shown,
+)
+from clfmetrics.io._file import (
     InputError,
     check_encoding,
     check_shape,
@@ -17,14 +25,6 @@ from clfmetrics._csvfile import (
     lines_text,
     read_batches,
 )
-from clfmetrics._csvinput import (
-    Columns,
-    _label_columns,
-    _missing,
-    _number_column,
-    _shown,
-)
-from clfmetrics._render import count
 
 
 def read_columns(

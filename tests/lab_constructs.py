@@ -15,7 +15,7 @@ refuses, expression by expression, what the page's MathJax may take; the math *f
 still constructs of the cover) and code blocks of the text (:data:`FRAGMENTS`).
 
 The constructs are read from what JupyterLab is given: each markdown cell as the book's
-contents manager rewrites it (:func:`~clfmetrics.tooling.lab_markup.lab_markdown`), parsed
+contents manager rewrites it (:func:`~clfbook.tooling.lab_markup.lab_markdown`), parsed
 with the parser the book builds with (myst-parser's markdown-it, with the extensions of
 ``_config.yml``), directive bodies parsed again as Sphinx does.
 """
@@ -32,7 +32,7 @@ from markdown_it.renderer import RendererHTML
 from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
 
-from clfmetrics.tooling.lab_markup import Book, lab_markdown
+from clfbook.tooling.lab_markup import Book, lab_markdown
 
 DIRECTIVE = re.compile(r"^\{(?P<name>[^}\s]+)\}\s*(?P<arg>.*)$")
 OPTION = re.compile(r"^:(?P<key>[\w-]+):")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from clfmetrics.widgets import (
+from clfbook.widgets import (
     chance_baseline_simulator,
     confusion_matrix_explorer,
     f_measure_paradox_explorer,
@@ -23,7 +23,7 @@ from clfmetrics.widgets import (
     prevalence_explorer,
     threshold_explorer,
 )
-from clfmetrics.widgets.page import page_html
+from clfbook.widgets.page import page_html
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "_static"

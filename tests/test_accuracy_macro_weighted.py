@@ -13,8 +13,7 @@ import pytest
 import sympy as sp
 
 import clfmetrics as cm
-from clfmetrics.simulate import random_classifier
-from clfmetrics.sources.search import (
+from clfbook.sources.search import (
     all_counts,
     bookmaker_net_win,
     error_search,
@@ -23,7 +22,8 @@ from clfmetrics.sources.search import (
     random_counts,
     smallest_rise,
 )
-from clfmetrics.theory import derivations as sym
+from clfbook.theory import derivations as sym
+from clfmetrics import random_classifier
 
 # --- chapter 2: the nine-example case of the micro-averaging note -----------------------
 

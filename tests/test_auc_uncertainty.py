@@ -15,14 +15,14 @@ from scipy import stats
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import clfmetrics as cm
-from clfmetrics import _auc_cells as ac
-from clfmetrics.uncertainty import (
+from clfmetrics import (
     AUCComparison,
     Interval,
     ap_interval,
     auc_interval,
     compare_auc,
 )
+from clfmetrics.inference import _auc as ac
 
 
 def problem(rng, n_items, *, distinct=None, shift=0.8):
@@ -305,7 +305,7 @@ def test_coverage_of_the_95_percent_intervals():
 
 def test_exports_and_types():
     for name in ("auc_interval", "ap_interval", "compare_auc", "AUCComparison", "holm"):
-        assert getattr(cm, name) is getattr(cm.uncertainty, name)
+        assert getattr(cm, name) is getattr(cm.inference, name)
     y, s = [0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.2, 0.8, 0.4]
     iv = auc_interval(y, s, size=50, rng=0)
     assert isinstance(iv, Interval) and iv.level == 0.95 and iv.method == "percentile"

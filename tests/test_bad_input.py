@@ -357,7 +357,7 @@ def test_mixed_label_types_are_refused_as_scikit_learn_refuses_them():
     [
         pytest.param(lambda y, p: cm.report(y, p, size=10), id="report"),
         pytest.param(lambda y, p: cm.interval_from_labels("accuracy", y, p, size=10), id="iv"),
-        pytest.param(lambda y, p: cm.uncertainty.mcnemar(y, p, p), id="mcnemar"),
+        pytest.param(lambda y, p: cm.inference.mcnemar(y, p, p), id="mcnemar"),
     ],
 )
 def test_mixed_label_types_are_refused_wherever_labels_enter(call):

@@ -1,4 +1,4 @@
-"""Bands on the ROC and precision-recall curves (clfmetrics.bands).
+"""Bands on the ROC and precision-recall curves (clfmetrics.inference).
 
 The curves on the grid are checked against scikit-learn's curves read off with
 the documented interpolation; the simultaneous ROC band's coverage of the true
@@ -155,8 +155,8 @@ def test_bad_data_raise():
 @pytest.mark.parametrize("ties", [False, True])
 def test_a_resampled_curve_with_empty_cells_is_the_curve_of_the_resampled_items(ties):
     """The counts of one item resample (many cells empty) give sklearn's curve of those items."""
-    from clfmetrics import _auc_cells as ac
-    from clfmetrics import bands
+    from clfmetrics.inference import _auc as ac
+    from clfmetrics.inference import _bands as bands
 
     rng = np.random.default_rng(6)
     y, s = _problem(rng, n=120, ties=ties)

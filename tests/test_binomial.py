@@ -5,8 +5,8 @@ import pytest
 from scipy import stats
 
 import clfmetrics
-from clfmetrics import _binomial as binom
-from clfmetrics.uncertainty import holm
+from clfmetrics import holm
+from clfmetrics.inference import _binomial as binom
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 40, 333, 5_000, 10**6])

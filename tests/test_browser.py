@@ -590,7 +590,7 @@ EXPLORER_PAGES = {
 
 @pytest.mark.parametrize("path", [_page_param(path) for path in sorted(EXPLORER_PAGES)])
 def test_page_explorers_come_alive(visit, path):
-    """Every page version of an explorer (clfmetrics.widgets.page) is built by explorers.js:
+    """Every page version of an explorer (clfbook.widgets.page) is built by explorers.js:
     its no-JavaScript note is replaced by controls and a readout (the behaviour of each one
     is checked against the library in test_page_explorers.py)."""
     roots = visit(path).page.locator(".clf-page-explorer")

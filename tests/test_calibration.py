@@ -8,8 +8,20 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from clfbook.theory.calibration import (
+    calibration_identities,
+    is_zero,
+    symbolic_calibrate,
+    symbolic_confusion,
+    symbolic_scores,
+)
 from clfmetrics import (
     accuracy,
+    calibrated_bias,
+    calibrated_kappa_closed_form,
+    calibrated_macro_precision,
+    calibrated_mcc_closed_form,
+    calibrated_precision,
     kappa,
     macro_f1,
     macro_precision,
@@ -18,20 +30,6 @@ from clfmetrics import (
     prevalence_calibrate,
     prevalence_scale,
     weighted_f1,
-)
-from clfmetrics.calibration import (
-    calibrated_bias,
-    calibrated_kappa_closed_form,
-    calibrated_macro_precision,
-    calibrated_mcc_closed_form,
-    calibrated_precision,
-)
-from clfmetrics.theory.calibration import (
-    calibration_identities,
-    is_zero,
-    symbolic_calibrate,
-    symbolic_confusion,
-    symbolic_scores,
 )
 
 BALANCED = np.array([[30, 6, 4], [10, 18, 4], [10, 6, 12]])
@@ -190,7 +188,7 @@ def test_figures_have_labelled_axes(stack):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from clfmetrics.plots.calibration import calibrated_vs_macro_recall, prevalence_sweep
+    from clfbook.plots.calibration import calibrated_vs_macro_recall, prevalence_sweep
 
     m = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
     for fig in (prevalence_sweep(m, cls=2), calibrated_vs_macro_recall(stack[:200])):

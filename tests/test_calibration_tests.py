@@ -187,7 +187,7 @@ def test_calibration_test_bad_arguments():
 def test_pool_adjacent_violators_equals_sklearns_isotonic_regression():
     from sklearn.isotonic import isotonic_regression
 
-    from clfmetrics.corp import pool_adjacent_violators
+    from clfmetrics import pool_adjacent_violators
 
     rng = np.random.default_rng(8)
     cases = [

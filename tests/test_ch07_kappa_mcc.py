@@ -16,8 +16,8 @@ import pytest
 import sympy as sp
 
 import clfmetrics as cm
-from clfmetrics.simulate import random_classifier
-from clfmetrics.sources.nonmonotonic import add_one_item, error_gains, raising_errors
+from clfbook.sources.nonmonotonic import add_one_item, error_gains, raising_errors
+from clfmetrics import random_classifier
 
 matplotlib.use("Agg")
 
@@ -249,7 +249,7 @@ def test_bad_input_raises_value_error(call):
 
 def test_error_trace_figure_and_bad_cell():
     """error_trace draws two labelled curves and rejects a diagonal (correct) cell."""
-    from clfmetrics.plots.agreement import error_trace
+    from clfbook.plots.agreement import error_trace
 
     fig = error_trace(M7, (2, 1), 12, labels="xyz", marks=(10,))
     ax = fig.axes[0]

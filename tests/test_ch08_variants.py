@@ -14,7 +14,7 @@ import pytest
 import sympy as sp
 
 import clfmetrics as cm
-from clfmetrics.variants import power_mean, power_mean_recall
+from clfmetrics import power_mean, power_mean_recall
 
 M2 = [[15, 5], [10, 10]]  # recalls 15/25 = 3/5 and 10/15 = 2/3
 
@@ -144,7 +144,7 @@ def test_appendix_b5_termwise_reading_fails_but_sum_bound_holds():
 
 def test_simulated_guessers():
     """Guessers on skewed data: mean macR ~ 1/3 for all; mean GmacR, HmacR below 1/3 if skewed."""
-    from clfmetrics.simulate import random_classifier
+    from clfmetrics import random_classifier
 
     prev = [0.7, 0.2, 0.1]
     uniform = random_classifier(prev, [1 / 3] * 3, 3000, size=400, rng=4)
@@ -183,7 +183,7 @@ def test_power_mean_curves_figure():
     import matplotlib
 
     matplotlib.use("Agg")
-    from clfmetrics.plots.agreement import power_mean_curves
+    from clfbook.plots.agreement import power_mean_curves
 
     fig = power_mean_curves({"B": [0.878, 0.514, 0.652], "E": [0.698, 0.64, 0.668]})
     ax = fig.axes[0]

@@ -13,13 +13,13 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from clfmetrics import f1, macro_f1, to_labels
-from clfmetrics.sources.paradox import (
+from clfbook.sources.paradox import (
     count_grid,
     macro_f1_skip_undefined,
     proposition_table,
     scores_from_counts,
 )
+from clfmetrics import f1, macro_f1, to_labels
 
 NAN = None  # the undefined value in the pure-Python reference
 
@@ -201,7 +201,7 @@ def test_undefined_map_figure():
     import matplotlib
 
     matplotlib.use("Agg")
-    from clfmetrics.plots.agreement import undefined_map
+    from clfbook.plots.agreement import undefined_map
 
     fig = undefined_map(3)
     assert len(fig.axes) == 3

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics.cli import run
+from clfmetrics.io import run
 
 TWEETS = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
 

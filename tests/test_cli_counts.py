@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clfmetrics import cli
-from clfmetrics.cli import run
+from clfmetrics.io import _cli as cli
+from clfmetrics.io import run
 
 duckdb = pytest.importorskip("duckdb")  # pinned in requirements.txt: present in make test
 

@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics import _resample, cli
-from clfmetrics._labels import LabelWarning
-from clfmetrics.cli import run
+from clfmetrics._base.labels import LabelWarning
+from clfmetrics.inference import _bootstrap as _resample
+from clfmetrics.io import _cli as cli
+from clfmetrics.io import run
 
 RNG = np.random.default_rng(26)
 GOLD = RNG.choice(["spam", "ham"], size=300, p=[0.4, 0.6])
@@ -221,7 +222,7 @@ def test_near_duplicate_labels_warn_in_the_python_api():
 
 
 def test_auc_method_option_and_the_auto_rule(tmp_path, capsys, monkeypatch):
-    from clfmetrics import _report_scores
+    from clfmetrics.reporting import _scores as _report_scores
 
     y = (GOLD == "spam").astype(int)
     score = np.round(np.clip(0.5 + (y - 0.5) * 0.4 + RNG.normal(0, 0.2, 300), 0, 1), 3)

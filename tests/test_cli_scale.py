@@ -7,12 +7,12 @@ import pytest
 from csv_reference import read_columns as in_memory
 
 import clfmetrics as cm
-from clfmetrics import _chunked
-from clfmetrics._csvstream import read_columns as streaming
-from clfmetrics._interval import centred_on_estimate
-from clfmetrics._margin_metrics import BY_MARGINS, values_and_undefined
-from clfmetrics._registry import registry
-from clfmetrics.uncertainty import interval_of_stack, resample_matrix
+from clfmetrics.inference import _bootstrap as _chunked
+from clfmetrics.inference._interval import centred_on_estimate
+from clfmetrics.inference._uncertainty import interval_of_stack, resample_matrix
+from clfmetrics.io._stream import read_columns as streaming
+from clfmetrics.metrics._margins import BY_MARGINS, values_and_undefined
+from clfmetrics.metrics._registry import registry
 
 
 def _sample(n, items, seed=0, skew=0.6):
@@ -29,7 +29,7 @@ def test_class_sum_metrics_are_the_matrix_metrics_bit_for_bit(n):
     stack[:50, 0, :] = 0  # class 0 never predicted
     stack[50:100, :, 1] = 0  # class 1 never occurs
     b, p, c = (stack.sum(axis=-1), stack.sum(axis=-2), np.diagonal(stack, 0, -2, -1))
-    from clfmetrics._intervals import scores, undefined_mask
+    from clfmetrics.inference._bootstrap import scores, undefined_mask
 
     for name, f in registry().items():
         want = scores(f, stack)
@@ -101,7 +101,7 @@ def test_interval_api_unchanged_by_chunks(monkeypatch):
 def test_many_exact_intervals_equal_one_at_a_time_and_scipy():
     from scipy.stats import binomtest
 
-    from clfmetrics._binomial import clopper_pearson
+    from clfmetrics.inference._binomial import clopper_pearson
 
     rng = np.random.default_rng(0)
     n = rng.integers(1, 300, 12)
@@ -138,7 +138,7 @@ MESSY = {
 
 
 def _read(reader, path, numbers, **kw):
-    from clfmetrics._csvfile import InputError
+    from clfmetrics.io._file import InputError
 
     try:
         return reader(str(path), ["gold", "model"], numbers, **kw)
@@ -201,7 +201,7 @@ def test_streaming_reader_equals_the_in_memory_one(tmp_path, case, na, batch):
 
 
 def _cli_json(capsys, argv):
-    from clfmetrics import cli
+    from clfmetrics.io import _cli as cli
 
     status = cli.run([*argv, "--json", "--size", "200"])
     out, err = capsys.readouterr()
@@ -269,7 +269,7 @@ def test_cli_scores_report_equals_the_api_report_byte_for_byte(tmp_path, capsys,
 
 def test_parquet_scores_problems_name_the_row(tmp_path, capsys):
     duckdb = pytest.importorskip("duckdb")
-    from clfmetrics import cli
+    from clfmetrics.io import _cli as cli
 
     parquet = tmp_path / "bad.parquet"
     duckdb.execute(
@@ -313,7 +313,7 @@ def test_many_classes_stay_under_a_memory_cap():
     assert size * classes**2 * 8 / 2**20 > cap_mb
     body = f"""
 import clfmetrics as cm
-from clfmetrics import _chunked
+from clfmetrics.inference import _bootstrap as _chunked
 _chunked.CHUNK_BYTES = 64 * 2**20
 rng = np.random.default_rng(0)
 y = rng.integers(0, {classes}, 10_000)
@@ -337,7 +337,7 @@ def test_the_streaming_reader_does_not_grow_with_the_rows(tmp_path):
             path, np.column_stack([y, p]), fmt="%d", delimiter=",", header="y,p", comments=""
         )
         body = f"""
-from clfmetrics._csvstream import read_columns
+from clfmetrics.io._stream import read_columns
 cols = read_columns({str(path)!r}, ["y", "p"], batch=4096)
 assert int(cols.counts.sum()) == {rows}
 """
@@ -358,7 +358,7 @@ def test_the_streaming_reader_with_scores_holds_little_more_than_its_arrays(tmp_
         np.savetxt(path, table, fmt=["%d", "%d", "%.3f"], delimiter=",", header="y,p,s",
                    comments="")  # fmt: skip
         body = f"""
-from clfmetrics._csvstream import read_columns
+from clfmetrics.io._stream import read_columns
 cols = read_columns({str(path)!r}, ["y", "p"], ["s"], batch=4096)
 assert cols.lines.size == {rows} and cols.codes["y"].dtype == np.int8
 """
@@ -369,7 +369,7 @@ assert cols.lines.size == {rows} and cols.codes["y"].dtype == np.int8
 
 
 def test_score_errors_are_in_the_options_terms(tmp_path, capsys):
-    from clfmetrics import cli
+    from clfmetrics.io import _cli as cli
 
     path = tmp_path / "five.csv"
     rows = [f"{k % 5},{k % 5},0.{k % 9}" for k in range(25)]

@@ -1,4 +1,4 @@
-"""The CORP reliability curve's band (clfmetrics.corp.corp_band) and the stacked PAV.
+"""The CORP reliability curve's band (clfmetrics.probabilities.corp_band) and the stacked PAV.
 
 Checked against a direct computation (the same draws, scikit-learn's isotonic
 regression one resample at a time), by simulation (a calibrated forecaster's curve
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics.corp import pool_adjacent_violators_stack
+from clfmetrics import pool_adjacent_violators_stack
 
 
 def _step(fitted_x, fitted_y, x):

@@ -14,7 +14,7 @@ from sklearn.metrics import make_scorer
 from sklearn.model_selection import TunedThresholdClassifierCV, train_test_split
 
 import clfmetrics as cm
-from clfmetrics.curves import best_threshold, cost_threshold, expected_cost, threshold_stack
+from clfmetrics import best_threshold, cost_threshold, expected_cost, threshold_stack
 
 
 def test_expected_cost_is_the_direct_sum():

@@ -23,11 +23,11 @@ from coursework_batch import lean
 from coursework_mini import total_chapter
 from coursework_products import assigned_once, book_assignment
 
-from clfmetrics.coursework import Limits, build_assignment, master_notebook
-from clfmetrics.coursework.__main__ import main
-from clfmetrics.coursework.exercises import META, _State, notebook_chapters, strip_solutions
-from clfmetrics.coursework.grading import teacher_rows
-from clfmetrics.coursework.master import assignment_config
+from clfcourse import Limits, build_assignment, master_notebook
+from clfcourse.__main__ import main
+from clfcourse.exercises import META, _State, notebook_chapters, strip_solutions
+from clfcourse.grading import teacher_rows
+from clfcourse.master import assignment_config
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = notebook_chapters(ROOT)

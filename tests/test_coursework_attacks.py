@@ -21,8 +21,8 @@ import pytest
 from coursework_attack_code import ATTACKS
 from coursework_batch import mini_batch
 
-from clfmetrics.coursework import sandbox
-from clfmetrics.coursework.__main__ import main
+from clfcourse import sandbox
+from clfcourse.__main__ import main
 
 #: The grader's tests that read the mini chapter's shared batch share a worker with it.
 pytestmark = pytest.mark.xdist_group("coursework-mini")

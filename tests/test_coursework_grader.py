@@ -5,7 +5,7 @@ Every test here is about the grader, not a chapter, so each grades the mini chap
 shared batch (``coursework_batch``); the runaway notebooks need limits of their own and are
 graded one by one, in an xdist group of their own beside the batch's; the notebook that
 touches the grader's files runs without the sandbox, in a grader of its own (``python -m
-clfmetrics.coursework grade`` on a copy of the library), so that what it touches is no file
+clfcourse grade`` on a copy of the library), so that what it touches is no file
 another grading run checks.
 """
 
@@ -24,9 +24,9 @@ import pytest
 from coursework_batch import lean, mini_assignments, mini_batch, notebook
 from coursework_mini import OVER_STEM
 
-from clfmetrics.coursework import Limits, grade_notebook, isolated
-from clfmetrics.coursework.grading import Prepared, load_manifest
-from clfmetrics.coursework.inputs import load_tests
+from clfcourse import Limits, grade_notebook, isolated
+from clfcourse.grading import Prepared, load_manifest
+from clfcourse.inputs import load_tests
 
 #: The tests that read the shared batch run on its worker; the others are a group of their own.
 SHARED = pytest.mark.xdist_group("coursework-mini")
@@ -158,7 +158,7 @@ def test_a_notebook_that_touches_the_graders_files_is_flagged(assignments, tmp_p
     touch = "import os\nimport clfmetrics\nos.utime(clfmetrics.__file__)"
     _with_cell(assignments, "teacher", touch, tmp_path / "submissions")
     bare = _without_teacher(assignments, tmp_path / "assignments")
-    command = [sys.executable, "-m", "clfmetrics.coursework", "grade", "submissions"]
+    command = [sys.executable, "-m", "clfcourse", "grade", "submissions"]
     command += ["--assignments", str(bare), "--out", "grades"]
     command += ["--timeout", "120", "--unsafe-no-sandbox"]
     env = {**os.environ, "PYTHONPATH": str(library)}

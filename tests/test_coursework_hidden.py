@@ -20,9 +20,9 @@ import pytest
 from coursework_mini import total_chapter
 from coursework_products import book_assignment
 
-from clfmetrics.coursework.__main__ import main
-from clfmetrics.coursework.exercises import notebook_chapters
-from clfmetrics.coursework.master import read_hidden
+from clfcourse.__main__ import main
+from clfcourse.exercises import notebook_chapters
+from clfcourse.master import read_hidden
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))

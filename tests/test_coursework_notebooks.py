@@ -1,6 +1,6 @@
 """Student and teacher notebooks a student can work in: plain CommonMark plus math, answer cells.
 
-The converter (:mod:`clfmetrics.coursework.markdown`) is tested on each kind of MyST markup the
+The converter (:mod:`clfcourse.markdown`) is tested on each kind of MyST markup the
 chapters use; the notebooks ``otter assign`` writes for every chapter are then read for raw MyST
 (one ``otter assign`` run shared with ``test_coursework.py``, see ``coursework_products.py``).
 """
@@ -14,9 +14,9 @@ import pytest
 from coursework_mini import total_chapter
 from coursework_products import assigned_once
 
-from clfmetrics.coursework import build_assignment, master_notebook
-from clfmetrics.coursework.exercises import META
-from clfmetrics.coursework.markdown import (
+from clfcourse import build_assignment, master_notebook
+from clfcourse.exercises import META
+from clfcourse.markdown import (
     Book,
     executed_glue,
     glue_values,

@@ -1,4 +1,4 @@
-"""The scoring step on its own (:mod:`clfmetrics.coursework.scoring`), without a notebook.
+"""The scoring step on its own (:mod:`clfcourse.scoring`), without a notebook.
 
 Each score is a process forked from a server that imported otter once; the batch and CLI tests
 grade through it end to end. Here, on a small values file and two otter test files: a forked
@@ -17,10 +17,10 @@ import numpy as np
 import psutil
 
 import clfmetrics
+from clfcourse import isolated, scoring
+from clfcourse.runner import _environment
+from clfcourse.values import encode
 from clfmetrics import bias, prevalence
-from clfmetrics.coursework import isolated, scoring
-from clfmetrics.coursework.runner import _environment
-from clfmetrics.coursework.values import encode
 
 M = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
 #: Memory (MB), CPU seconds, processes, file size (MB): :func:`isolated.limits`' arguments.

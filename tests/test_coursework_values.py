@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 import clfmetrics as cm
-from clfmetrics.coursework.values import NotCarried, decode, encode
-from clfmetrics.uncertainty import Interval
+from clfcourse.values import NotCarried, decode, encode
+from clfmetrics import Interval
 
 
 def _round_trip(value):
@@ -88,11 +88,11 @@ def test_an_object_that_claims_equality_to_everything_is_not_carried():
         {"t": "int", "v": "1; import os"},
         {"t": "function", "name": "f", "v": "import os"},
         # issue 24: one getattr on an allowed module, to a function or class, nothing else
-        {"t": "ref", "module": "clfmetrics.coursework.runner", "v": "builtins.exec"},
-        {"t": "ref", "module": "clfmetrics.coursework.runner", "v": "subprocess"},
+        {"t": "ref", "module": "clfcourse.runner", "v": "builtins.exec"},
+        {"t": "ref", "module": "clfcourse.runner", "v": "subprocess"},
         {"t": "ref", "module": "numpy", "v": "__class__"},
         {"t": "ref", "module": "numpy", "v": "pi"},
-        {"t": "module", "v": "clfmetrics.coursework.runner"},
+        {"t": "module", "v": "clfcourse.runner"},
         {
             "t": "Series",
             "name": {"t": "ref", "module": "operator", "v": "not_"},

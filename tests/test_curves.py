@@ -10,7 +10,7 @@ import pytest
 from sklearn import metrics as skm
 
 import clfmetrics as cm
-from clfmetrics.curves import (
+from clfmetrics import (
     argmax_predictions,
     average_precision,
     best_threshold,

@@ -1,4 +1,4 @@
-"""clfmetrics.engines: the combination counts from DuckDB and Dask equal numpy's on the items.
+"""clfmetrics.io: the combination counts from DuckDB and Dask equal numpy's on the items.
 
 Spark, whose start-up takes long, is tested in ``test_engines_spark.py``.
 """
@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from clfmetrics.engines import dask_counts, duckdb_counts
+from clfmetrics import dask_counts, duckdb_counts
 
 duckdb = pytest.importorskip("duckdb")  # pinned in requirements.txt: present in make test
 

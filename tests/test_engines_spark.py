@@ -1,4 +1,4 @@
-"""clfmetrics.engines.spark_counts on a local Spark session (one session for the module).
+"""clfmetrics.io.spark_counts on a local Spark session (one session for the module).
 
 Spark's JVM takes tens of seconds to start on a busy machine, hence ``slow``; it runs in
 ``make test``.
@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from clfmetrics.engines import spark_counts
+from clfmetrics import spark_counts
 
 pytestmark = pytest.mark.slow
 

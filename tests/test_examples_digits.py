@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics.examples import fit_logistic, imbalanced_digits
+from clfbook.examples import fit_logistic, imbalanced_digits
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def test_train_seed_keeps_test_and_redraws_training():
 
 
 def test_seeded_matrices_are_the_fitted_models_test_matrices():
-    from clfmetrics.examples import seeded_matrices
+    from clfbook.examples import seeded_matrices
 
     mats = seeded_matrices([0, 3], vary="split")
     assert mats.shape == (2, 2, 10, 10)

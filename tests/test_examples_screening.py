@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics.curves import best_threshold, threshold_stack
-from clfmetrics.examples.screening import (
+from clfbook.examples.screening import (
     INTERCEPT,
     SLOPE,
     THRESHOLDS,
@@ -19,6 +18,7 @@ from clfmetrics.examples.screening import (
     split_sweeps,
     validation_choice,
 )
+from clfmetrics import best_threshold, threshold_stack
 
 
 def test_data_is_seeded_and_follows_the_logistic_rule():

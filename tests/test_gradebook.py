@@ -1,6 +1,6 @@
 """Grades a teacher can use: ``grades.csv``, ``gradebook.csv``, feedback and the teacher's notes.
 
-The file layer (:mod:`clfmetrics.coursework.gradebook`) is tested on rows made here; the shared
+The file layer (:mod:`clfcourse.gradebook`) is tested on rows made here; the shared
 ``make grade`` run of the mini chapter (``coursework_batch``, after an earlier run) checks what
 reaches the teacher and the student for two of its students: the real error of a typo with its
 traceback, and no word of a hidden test in the feedback.
@@ -16,9 +16,9 @@ import pytest
 from coursework_batch import mini_batch
 from coursework_mini import OVER_HIDDEN_MESSAGE, OVER_STEM
 
-from clfmetrics.coursework import GradeRow
-from clfmetrics.coursework.exercises import META
-from clfmetrics.coursework.gradebook import (
+from clfcourse import GradeRow
+from clfcourse.exercises import META
+from clfcourse.gradebook import (
     CSV_FIELDS,
     GradeFiles,
     attach_errors,

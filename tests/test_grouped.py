@@ -1,4 +1,4 @@
-"""The group (cluster) bootstrap of clfmetrics.grouped."""
+"""The group (cluster) bootstrap of clfmetrics.inference."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics.grouped import (
+from clfmetrics import (
     clustered_coverage,
     confusion_by_group,
     group_interval,

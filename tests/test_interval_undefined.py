@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 import clfmetrics as cm
-from clfmetrics.uncertainty import resample_matrix
+from clfmetrics.inference._uncertainty import resample_matrix
 
 # Class 2 is predicted 3 times among 120 items: a resample predicts it never with
 # probability (1 - 3/120)**120, about 4.8 %, and its precision is then 0/0.

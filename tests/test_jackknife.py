@@ -1,4 +1,4 @@
-"""The large-sample (jackknife) interval of every metric: clfmetrics.jackknife.
+"""The large-sample (jackknife) interval of every metric: clfmetrics.inference.
 
 Checked against a published closed form (the large-sample variance of Cohen's kappa,
 Fleiss, Cohen & Everitt 1969), against the bootstrap's spread, and by its coverage in
@@ -13,9 +13,8 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from clfmetrics import METRICS
-from clfmetrics.jackknife import jackknife_interval, jackknife_se
-from clfmetrics.uncertainty import resample_matrix
+from clfmetrics import METRICS, jackknife_interval, jackknife_se
+from clfmetrics.inference._uncertainty import resample_matrix
 
 TWEETS = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
 

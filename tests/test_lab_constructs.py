@@ -24,7 +24,7 @@ from lab_constructs import (
 )
 from test_jupyterlab import EXPLORER_CHAPTER
 
-from clfmetrics.tooling.lab_markup import Book
+from clfbook.tooling.lab_markup import Book
 
 
 def test_the_rendered_chapters_hold_every_construct_of_the_book():

@@ -7,7 +7,7 @@ import re
 import pytest
 from chapter_runner import ROOT, notebook_pages, read_notebook
 
-from clfmetrics.tooling.lab_markup import Book, bib_entries, cite_text, lab_markdown
+from clfbook.tooling.lab_markup import Book, bib_entries, cite_text, lab_markdown
 
 #: What jupyterlab-myst cannot render: roles it has no data for, this book's own directive.
 UNRENDERABLE = re.compile(r"\{(cite(:[a-z]+)?|ref|numref|prf:ref|doc|py:[a-z]+|glue(:[a-z]+)?)\}`")

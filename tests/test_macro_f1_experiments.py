@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score
 
+from clfbook.sources import experiments as E
+from clfbook.sources.experiments import PAPER
 from clfmetrics import delta_f1, f1_of_averages, macro_f1, to_labels
-from clfmetrics.sources import experiments as E
-from clfmetrics.sources.experiments import PAPER
 
 
 def test_lopsided_two_class_example():

@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics.simulate import random_classifier, sample_confusion
-from clfmetrics.variants import power_mean, power_mean_recall
+from clfmetrics import power_mean, power_mean_recall, random_classifier, sample_confusion
 
 
 def masked(values, hide):

@@ -10,9 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from clfmetrics._render import fixed, interval_text, num, pvalue
-from clfmetrics.uncertainty import Interval
-from clfmetrics.widgets._base import fmt
+from clfbook.widgets._base import fmt
+from clfmetrics import Interval
+from clfmetrics._base.numbers import fixed, num, pvalue
+from clfmetrics.reporting._render import interval_text
 
 TINY = [-1e-17, 1e-17, -0.0, 0.0, -4e-4, 4e-4]
 

@@ -1,6 +1,6 @@
 """The page versions of the explorers in Chromium, against the library in the same test.
 
-Each explorer's page version (``clfmetrics.widgets.page``) is shown on a standalone
+Each explorer's page version (``clfbook.widgets.page``) is shown on a standalone
 page served from 127.0.0.1 (``page_site.py``; no book build needed). Every control is
 moved by keyboard and by pointer; the same action is applied to the ipywidgets
 explorer in Python, and the page's readout must show the library's numbers: the text
@@ -20,7 +20,7 @@ from local_server import not_local, serve
 from page_site import CHOOSER_TABLE, explorers, write_site
 
 import clfmetrics as cm
-from clfmetrics.widgets import (
+from clfbook.widgets import (
     chance_baseline_simulator,
     confusion_matrix_explorer,
     f_measure_paradox_explorer,
@@ -29,10 +29,10 @@ from clfmetrics.widgets import (
     nonmonotonicity_explorer,
     prevalence_explorer,
 )
-from clfmetrics.widgets._base import fmt
-from clfmetrics.widgets.macro_f1 import PRESETS
-from clfmetrics.widgets.page import page_spec
-from clfmetrics.widgets.threshold import sweep_index
+from clfbook.widgets._base import fmt
+from clfbook.widgets.macro_f1 import PRESETS
+from clfbook.widgets.page import page_spec
+from clfbook.widgets.threshold import sweep_index
 
 pytestmark = pytest.mark.slow
 TOL = 1e-12
@@ -176,7 +176,7 @@ def test_js_port_agrees_with_the_library(shared_context, site):
         degenerate = 0
         js = visit.page.evaluate(
             """(ms) => ms.map(m => [0, 1, NaN].map(fill => {
-                const v = clfmetrics.metrics(m, fill), cw = clfmetrics.classwise(m, fill);
+                const v = clfmetrics.metrics(m, fill), cw = clfmetrics.metrics(m, fill);
                 return {...v, precision: cw.precision, recall: cw.recall, f1: cw.f1};
             }))""",
             [m.tolist() for m in matrices],

@@ -3,9 +3,9 @@
 The page computes exact (Clopper-Pearson) intervals in the browser (``clopperPearson`` in
 ``_static/clfmetrics.js``), the large-sample interval of every other metric of the
 confusion explorer (``metricIntervals``: estimate +- z x jackknife standard error, as
-``clfmetrics.jackknife``) and draws the ROC band the library computed at build time.
-Each test drives the page in Chromium and compares with ``clfmetrics.widgets.intervals``
-and ``clfmetrics.bands`` in the same test; the Python twins (the ipywidgets explorers)
+``clfmetrics.inference``) and draws the ROC band the library computed at build time.
+Each test drives the page in Chromium and compares with ``clfbook.widgets.intervals``
+and ``clfmetrics.inference`` in the same test; the Python twins (the ipywidgets explorers)
 are checked at the top, without a browser.
 """
 
@@ -20,23 +20,27 @@ from local_server import serve
 from page_site import explorers, screening_sample, write_site
 from scipy.stats import binomtest
 
-from clfmetrics import METRICS
-from clfmetrics._binomial import clopper_pearson
-from clfmetrics.bands import roc_band
-from clfmetrics.jackknife import RANGES, jackknife_interval, jackknife_se
-from clfmetrics.operating import rates_at_threshold
-from clfmetrics.widgets import confusion_matrix_explorer, threshold_explorer
-from clfmetrics.widgets._base import fmt
-from clfmetrics.widgets.confusion import INTERVAL_NOTE
-from clfmetrics.widgets.intervals import (
+from clfbook.widgets import confusion_matrix_explorer, threshold_explorer
+from clfbook.widgets._base import fmt
+from clfbook.widgets.confusion import INTERVAL_NOTE
+from clfbook.widgets.intervals import (
     EXACT,
     interval_text,
     matrix_intervals,
     metric_intervals,
     width_against_size,
 )
-from clfmetrics.widgets.page import page_spec
-from clfmetrics.widgets.threshold import BAND_SEED, BAND_SIZE
+from clfbook.widgets.page import page_spec
+from clfbook.widgets.threshold import BAND_SEED, BAND_SIZE
+from clfmetrics import (
+    METRICS,
+    RANGES,
+    jackknife_interval,
+    jackknife_se,
+    rates_at_threshold,
+    roc_band,
+)
+from clfmetrics.inference._binomial import clopper_pearson
 
 TWEETS = [[40, 10, 5], [20, 120, 30], [5, 15, 60]]
 

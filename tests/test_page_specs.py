@@ -8,16 +8,16 @@ import numpy as np
 import pytest
 from page_site import screening_sample
 
-from clfmetrics.widgets import (
+from clfbook.widgets import (
     chance_baseline_simulator,
     confusion_matrix_explorer,
     prevalence_explorer,
     threshold_explorer,
 )
-from clfmetrics.widgets._base import fmt
-from clfmetrics.widgets._page_specs import chance_vectors
-from clfmetrics.widgets.chance import chance_summary, simulate_chance
-from clfmetrics.widgets.page import page_html, page_spec, page_view
+from clfbook.widgets._base import fmt
+from clfbook.widgets._page_specs import chance_vectors
+from clfbook.widgets.chance import chance_summary, simulate_chance
+from clfbook.widgets.page import page_html, page_spec, page_view
 
 
 def test_page_spec_rejects_what_is_not_an_explorer():
@@ -78,7 +78,7 @@ def test_a_page_view_built_from_the_factory_leaves_no_widget_state():
     recorded in the executed notebook) and the snippet is the same as from the object."""
     import comm
 
-    from clfmetrics.widgets.page import offline_widgets
+    from clfbook.widgets.page import offline_widgets
 
     before = comm.create_comm
     with offline_widgets():

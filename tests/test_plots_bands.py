@@ -6,18 +6,22 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from clfmetrics.bands import pr_band, roc_band
-from clfmetrics.consistency import reliability_band
-from clfmetrics.corp import corp_band
-from clfmetrics.curves import roc_curve
-from clfmetrics.operating import rates_at_threshold, tuned_threshold_interval
-from clfmetrics.plots.bands import (
+from clfbook.plots.bands import (
     operating_point,
     pr_band_figure,
     roc_band_figure,
     selection_range,
 )
-from clfmetrics.plots.reliability import corp_band_diagram, reliability_band_diagram
+from clfbook.plots.reliability import corp_band_diagram, reliability_band_diagram
+from clfmetrics import (
+    corp_band,
+    pr_band,
+    rates_at_threshold,
+    reliability_band,
+    roc_band,
+    roc_curve,
+    tuned_threshold_interval,
+)
 
 
 @pytest.fixture(scope="module")

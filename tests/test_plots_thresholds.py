@@ -1,4 +1,4 @@
-"""Figures for choosing a threshold (clfmetrics.plots.thresholds)."""
+"""Figures for choosing a threshold (clfbook.plots.thresholds)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from clfmetrics.plots.thresholds import (
+from clfbook.plots.thresholds import (
     optimism_figure,
     score_distributions,
     seed_spread,

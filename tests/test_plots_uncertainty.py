@@ -1,4 +1,4 @@
-"""The chapter's inference figures in clfmetrics.plots.uncertainty draw what they are given."""
+"""The chapter's inference figures in clfbook.plots.uncertainty draw what they are given."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from clfmetrics.plots.uncertainty import (
+from clfbook.plots.uncertainty import (
     seed_spread_plot,
     selection_plot,
     spread_check_plot,
 )
-from clfmetrics.uncertainty import Interval
+from clfmetrics import Interval
 
 
 def test_spread_check_plot_marks_each_fresh_spread():

@@ -16,11 +16,11 @@ import sympy as sp
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss, f1_score, log_loss
 
+from clfbook.examples import calibration as ex
+from clfbook.examples import fit_logistic, imbalanced_digits
+from clfbook.plots.reliability import ece_against_bins, expected_scores, reliability_diagram
+from clfbook.theory import scoring
 from clfmetrics import Interval
-from clfmetrics.examples import calibration as ex
-from clfmetrics.examples import fit_logistic, imbalanced_digits
-from clfmetrics.plots.reliability import ece_against_bins, expected_scores, reliability_diagram
-from clfmetrics.theory import scoring
 
 P, Q = scoring.P, scoring.Q
 

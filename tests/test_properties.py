@@ -1,4 +1,4 @@
-"""The property probes of clfmetrics.properties against Opitz (2024), section 3-4 and Table 5."""
+"""The property probes of clfbook.properties against Opitz (2024), section 3-4 and Table 5."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 import clfmetrics as cm
-from clfmetrics.properties import (
+from clfbook.properties import (
     EXPONENT_RANGE,
     PAPER_M7,
     PAPER_TABLE_5,
@@ -27,7 +27,7 @@ from clfmetrics.properties import (
     metrics_with,
     property_table,
 )
-from clfmetrics.variants import power_mean_recall
+from clfmetrics import power_mean_recall
 
 matplotlib.use("Agg")
 
@@ -401,7 +401,7 @@ def test_bad_metric_is_rejected():
 
 def test_figures(table):
     """The figure functions return a figure with labelled axes."""
-    from clfmetrics.plots.properties import chance_baselines, property_grid, score_under_errors
+    from clfbook.plots.properties import chance_baselines, property_grid, score_under_errors
 
     fig = score_under_errors({"MCC": cm.mcc}, PAPER_M7, (2, 1))
     assert fig.axes[0].get_xlabel() and fig.axes[0].get_ylabel()

@@ -10,7 +10,7 @@ from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 
 import clfmetrics as cm
-from clfmetrics.reliability import (
+from clfmetrics import (
     brier_score,
     expected_calibration_error,
     log_loss,

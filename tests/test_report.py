@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics.uncertainty import mcnemar, paired_interval, permutation_test
+from clfmetrics import mcnemar, paired_interval, permutation_test
 
 TWEETS = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
 LABELS = ["negative", "neutral", "positive"]

@@ -36,8 +36,8 @@ def test_scores_of_the_other_class_warn_twice_and_keep_ap_honest(binary):
 
 
 def test_the_ap_interval_is_centred_where_the_resamples_miss_the_estimate():
-    from clfmetrics._report_scores import _centred
-    from clfmetrics.uncertainty import Interval
+    from clfmetrics import Interval
+    from clfmetrics.reporting._scores import _centred
 
     moved = _centred(Interval(0.219, 0.221, 0.223, 0.95, "percentile"))  # issue 26's case
     assert (moved.low, moved.high) == pytest.approx((0.218, 0.220))
@@ -113,7 +113,7 @@ def test_macro_one_vs_rest_auc_equals_scikit_learn():
     assert r.to_dict()["scores"]["roc_auc_macro_ovr"]["estimate"] == iv.estimate
     assert "macro (one-vs-rest)" in str(r) and "Their macro average" in r.reporting_block()
     # weights of whole items: a resample's AUC equals scikit-learn's on the repeated items
-    from clfmetrics._macro_auc import macro_auc
+    from clfmetrics.inference._macro_auc import macro_auc
 
     w = rng.integers(0, 3, 500).astype(float)
     w[[np.flatnonzero(y == k)[0] for k in range(4)]] += 1  # every class stays present
@@ -125,7 +125,7 @@ def test_macro_one_vs_rest_auc_equals_scikit_learn():
 def test_macro_auc_delong_is_delong_for_two_classes_and_near_the_bootstrap():
     from sklearn.metrics import roc_auc_score
 
-    from clfmetrics._macro_auc import macro_auc_interval
+    from clfmetrics.inference._macro_auc import macro_auc_interval
 
     rng = np.random.default_rng(8)
     y = rng.integers(0, 2, 400)
@@ -156,7 +156,7 @@ def test_macro_auc_delong_is_delong_for_two_classes_and_near_the_bootstrap():
 
 def test_macro_auc_delong_terms_equal_the_pairs_definition():
     """Each item's first-order term z from its O(P N) pairs in every column (ties one half)."""
-    from clfmetrics._macro_auc import _delong_terms
+    from clfmetrics.inference._macro_auc import _delong_terms
 
     rng = np.random.default_rng(12)
     n_items, n = 300, 4
@@ -184,7 +184,7 @@ def test_macro_auc_bca_agrees_with_scipy_bootstrap_of_the_classes():
     from scipy import stats
     from scipy.stats._resampling import _bca_interval
 
-    from clfmetrics._macro_auc import acceleration, macro_auc, macro_auc_interval
+    from clfmetrics.inference._macro_auc import acceleration, macro_auc, macro_auc_interval
 
     rng = np.random.default_rng(4)
     y = rng.integers(0, 3, 300)

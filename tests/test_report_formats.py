@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics import _formats
-from clfmetrics._render import fixed
-from clfmetrics._svg import round_ticks, tick_text
-from clfmetrics.cli import run
+from clfmetrics._base.numbers import fixed
+from clfmetrics.io import run
+from clfmetrics.reporting import _render as _formats
+from clfmetrics.reporting._html import round_ticks, tick_text
 
 XSS = "<img src=x onerror=alert(1)>"
 PIPE = "a|b\nc"
@@ -365,7 +365,7 @@ def test_html_needs_neither_matplotlib_nor_pandas(csv_file):
 
 
 def test_label_warning_is_exported_at_the_top_level():
-    from clfmetrics._labels import LabelWarning
+    from clfmetrics._base.labels import LabelWarning
 
     assert cm.LabelWarning is LabelWarning and "LabelWarning" in cm.__all__
     with pytest.warns(cm.LabelWarning, match="'Spam' and 'spam'"):
@@ -410,8 +410,8 @@ def test_html_in_chromium_runs_nothing_fetches_nothing_and_draws_the_figures(
 
 
 def test_html_leaves_a_huge_confusion_matrix_to_csv_and_json():
-    from clfmetrics._html_report import MATRIX_CLASSES, document
-    from clfmetrics._section import Section
+    from clfmetrics.reporting._html import MATRIX_CLASSES, document
+    from clfmetrics.reporting._render import Section
 
     def matrix(n):
         header = ["predicted \\ true", *map(str, range(n)), "total"]

@@ -218,7 +218,7 @@ def test_the_report_on_a_probability_matrix_holds_few_bytes_an_item():
     log loss and the reliability table were counted a block of items at a time."""
     import tracemalloc
 
-    from clfmetrics.reporting import report_of_codes
+    from clfmetrics.reporting._report import report_of_codes
 
     peaks = []
     for n_items in (500_000, 1_000_000):
@@ -251,8 +251,11 @@ def test_blocks_of_items_give_the_same_report_to_the_last_bit(monkeypatch, metho
     """The passes a block of items at a time (each column's cells, the macro AUC's terms,
     the log loss, the reliability table) give the bytes of one block of all the items: the
     sums within classes and bins add the items in their order across blocks."""
-    from clfmetrics import _auc_cells, _macro_auc, _proper_scores, _report_scores
-    from clfmetrics.reporting import report_of_codes
+    from clfmetrics.inference import _auc as _auc_cells
+    from clfmetrics.inference import _macro_auc as _macro_auc
+    from clfmetrics.probabilities import _reliability as _proper_scores
+    from clfmetrics.reporting import _scores as _report_scores
+    from clfmetrics.reporting._report import report_of_codes
 
     truth, proba = _five_classes(5_000, seed=3)
     pred = np.argmax(proba, axis=1).astype(np.int8)

@@ -55,7 +55,7 @@ def test_bad_input_raises(args, match):
 
 @pytest.mark.parametrize("df", [1, 2, 5, 19, 99, 1000])
 def test_the_t_tail_equals_scipys(df):
-    from clfmetrics.resplits import student_t_two_sided
+    from clfmetrics import student_t_two_sided
 
     for t in [0.0, 0.01, 0.5, 1.0, 2.0, 3.5, 8.0, 40.0, -2.5]:
         want = 2 * stats.t.sf(abs(t), df)

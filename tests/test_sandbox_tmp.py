@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from clfmetrics.coursework import sandbox
+from clfcourse import sandbox
 
 
 def test_the_private_tmp_comes_before_every_bind(tmp_path):

@@ -12,13 +12,13 @@ import sys
 import textwrap
 import time
 
-from clfmetrics.coursework import sandbox
+from clfcourse import sandbox
 
 #: Takes an id, says which, and holds it until its standard input closes.
 HOLD = textwrap.dedent(
     """
     import sys
-    from clfmetrics.coursework import sandbox
+    from clfcourse import sandbox
     with sandbox._USERS.take() as uid:
         print(uid, flush=True)
         sys.stdin.read()

@@ -17,10 +17,9 @@ import pytest
 from pybtex.database import parse_file
 
 import clfmetrics as cm
-from clfmetrics.calibration import calibrated_macro_precision
-from clfmetrics.properties import probe_all
-from clfmetrics.simulate import bootstrap, paired_bootstrap
-from clfmetrics.theory import supremum
+from clfbook.properties import probe_all
+from clfbook.theory import supremum
+from clfmetrics import bootstrap, calibrated_macro_precision, paired_bootstrap
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = Path("/work/shared/seeds")

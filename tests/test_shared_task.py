@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from clfmetrics.sources.ranking import kendall_tau, rank, rank_correlation, spearman
-from clfmetrics.sources.shared_task import (
+from clfbook.sources.ranking import kendall_tau, rank, rank_correlation, spearman
+from clfbook.sources.shared_task import (
     METRIC_COLUMNS,
     ScoreTable,
     consistency_checks,
@@ -211,7 +211,7 @@ def test_figures_have_labelled_axes(table):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from clfmetrics.plots.shared_task import rank_correlation_heatmap, recall_dot_plot
+    from clfbook.plots.shared_task import rank_correlation_heatmap, recall_dot_plot
 
     scores = table.columns_of(METRIC_COLUMNS)
     for fig in (

@@ -1,5 +1,5 @@
 """Derivatives that Opitz (2024) prints wrongly (appendices D.1, E.1, G.1), and Table 8's exact
-kappa and MCC: clfmetrics.theory.corrections.
+kappa and MCC: clfbook.theory.corrections.
 
 Expected values come from hand derivations with fractions or from the source, never from the
 code under test.
@@ -14,8 +14,8 @@ import pytest
 import sympy as sp
 
 import clfmetrics as cm
-from clfmetrics.theory import corrections as C
-from clfmetrics.theory.derivations import confusion_symbols
+from clfbook.theory import corrections as C
+from clfbook.theory.derivations import confusion_symbols
 
 TABLE_8 = [[10, 43, 0], [1, 1, 0], [0, 10, 1]]  # rows = predicted x, y, z; columns = true
 

@@ -1,4 +1,4 @@
-"""Exact checks of the two-macro-F1 lemma and theorem (Opitz & Burst 2019): clfmetrics.theory.
+"""Exact checks of the two-macro-F1 lemma and theorem (Opitz & Burst 2019): clfbook.theory.
 
 Expected values come from the source or from hand derivations with fractions,
 never from running the code under test.
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from clfbook.theory import lemma as L
+from clfbook.theory import supremum as S
 from clfmetrics import delta_f1, f1_of_averages, macro_f1, precision, recall
-from clfmetrics.theory import lemma as L
-from clfmetrics.theory import supremum as S
 
 
 def _sup_by_hand(n: int) -> Fraction:

@@ -18,13 +18,13 @@ from pybtex.database import parse_file
 from test_second_review import M7, ROOT, chapter, seed  # the second review's helpers
 
 import clfmetrics as cm
-from clfmetrics import _auc_cells as ac
-from clfmetrics.examples.screening import screening_data, split_sweeps, validation_choice
-from clfmetrics.sources import experiments
-from clfmetrics.sources.paradox import proposition_table
-from clfmetrics.sources.search import all_counts, bookmaker_net_win, smallest_rise
-from clfmetrics.theory import scoring
-from clfmetrics.variants import power_mean
+from clfbook.examples.screening import screening_data, split_sweeps, validation_choice
+from clfbook.sources import experiments
+from clfbook.sources.paradox import proposition_table
+from clfbook.sources.search import all_counts, bookmaker_net_win, smallest_rise
+from clfbook.theory import scoring
+from clfmetrics import power_mean
+from clfmetrics.inference import _auc as ac
 
 # --- chapters 01-13 against the sources ---------------------------------------------------
 

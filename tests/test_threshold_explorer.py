@@ -8,8 +8,8 @@ import pytest
 from matplotlib.figure import Figure
 
 import clfmetrics as cm
-from clfmetrics.widgets import threshold_explorer
-from clfmetrics.widgets.threshold import sweep_index, threshold_readout
+from clfbook.widgets import threshold_explorer
+from clfbook.widgets.threshold import sweep_index, threshold_readout
 
 RNG = np.random.default_rng(7)
 Y = RNG.integers(0, 2, 400)

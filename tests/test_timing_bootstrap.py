@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics.plots.perf import growth_plot
-from clfmetrics.simulate import bootstrap
-from clfmetrics.tooling.timing import count_stack, median_seconds, time_growth
+from clfbook.plots.perf import growth_plot
+from clfbook.tooling.timing import count_stack, median_seconds, time_growth
+from clfmetrics import bootstrap
 
 TWEETS = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
 
@@ -91,7 +91,7 @@ def test_growth_plot_is_labelled_and_logarithmic():
 
 
 def test_paired_bootstrap_counts_every_system_on_the_same_items():
-    from clfmetrics.simulate import paired_bootstrap
+    from clfmetrics import paired_bootstrap
 
     rng = np.random.default_rng(0)
     y = rng.choice(["a", "b", "c"], size=200)

@@ -1,4 +1,4 @@
-"""Bootstrap intervals, paired comparisons and tests of clfmetrics.uncertainty."""
+"""Bootstrap intervals, paired comparisons and tests of clfmetrics.inference."""
 
 from __future__ import annotations
 
@@ -9,17 +9,19 @@ import pytest
 from scipy import stats
 
 import clfmetrics as cm
-from clfmetrics._intervals import acceleration, bounds
-from clfmetrics.simulate import coverage, coverages, sample_confusion
-from clfmetrics.uncertainty import (
+from clfmetrics import (
     Interval,
+    coverage,
+    coverages,
     interval,
     interval_from_labels,
     mcnemar,
     mcnemar_sample_size,
     paired_interval,
     permutation_test,
+    sample_confusion,
 )
+from clfmetrics.inference._bootstrap import acceleration, bounds
 
 TWEETS = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
 PREVALENCE = np.array([0.5, 0.3, 0.2])

@@ -11,9 +11,9 @@ from pybtex.database import parse_file
 from test_second_review import ROOT, chapter
 
 import clfmetrics as cm
-from clfmetrics.examples import fit_logistic, imbalanced_digits
-from clfmetrics.examples.calibration import ece_interval
-from clfmetrics.resplits import corrected_resampled_ttest, student_t_two_sided
+from clfbook.examples import fit_logistic, imbalanced_digits
+from clfbook.examples.calibration import ece_interval
+from clfmetrics import corrected_resampled_ttest, student_t_two_sided
 
 
 def test_a_calibrated_forecasters_ece_interval_never_holds_its_true_ece():

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics import calibration, variants
+from clfmetrics.metrics import _averages as variants
+from clfmetrics.metrics import _prevalence as calibration
 
 CLASSWISE = cm.CLASSWISE
 

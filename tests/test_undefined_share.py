@@ -10,7 +10,7 @@ estimate does, so that its interval exists.
 import numpy as np
 
 import clfmetrics as cm
-from clfmetrics.uncertainty import resample_matrix
+from clfmetrics.inference._uncertainty import resample_matrix
 
 
 def _rare_prediction():

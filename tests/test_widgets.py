@@ -18,9 +18,8 @@ import pytest
 from matplotlib.figure import Figure
 
 import clfmetrics as cm
-from clfmetrics.plots.widgets import classwise_figure
-from clfmetrics.simulate import random_classifier
-from clfmetrics.widgets import (
+from clfbook.plots.widgets import classwise_figure
+from clfbook.widgets import (
     chance_baseline_simulator,
     confusion_matrix_explorer,
     f_measure_paradox_explorer,
@@ -29,11 +28,12 @@ from clfmetrics.widgets import (
     nonmonotonicity_explorer,
     prevalence_explorer,
 )
-from clfmetrics.widgets.chance import omega, simulate_chance
-from clfmetrics.widgets.chooser import PROPERTIES, matching_metrics
-from clfmetrics.widgets.macro_f1 import delta_supremum, skew_errors
-from clfmetrics.widgets.nonmonotonicity import M7, M8, add_errors
-from clfmetrics.widgets.paradox import SOURCE_VERDICTS, harmonic_propositions, paradox_readout
+from clfbook.widgets.chance import omega, simulate_chance
+from clfbook.widgets.chooser import PROPERTIES, matching_metrics
+from clfbook.widgets.macro_f1 import delta_supremum, skew_errors
+from clfbook.widgets.nonmonotonicity import M7, M8, add_errors
+from clfbook.widgets.paradox import SOURCE_VERDICTS, harmonic_propositions, paradox_readout
+from clfmetrics import random_classifier
 
 TWEETS = [[60, 15, 5], [35, 170, 40], [5, 15, 55]]  # chapter 1's larger matrix
 LABELS = ["negative", "neutral", "positive"]
@@ -471,7 +471,7 @@ def test_chooser_on_the_computed_table_agrees_with_metrics_with():
     """Driven by the probes' table, the chooser answers as properties.metrics_with does."""
     from itertools import combinations
 
-    from clfmetrics.properties import metrics_with, property_table
+    from clfbook.properties import metrics_with, property_table
 
     table = property_table()
     ch = metric_chooser(table)

@@ -3,4 +3,4 @@
 # Sphinx-only markup (citations, cross-references, glue, self-checks) rewritten for
 # jupyterlab-myst; saving restores the markup of every cell the reader did not edit.
 c = get_config()  # noqa: F821
-c.ServerApp.contents_manager_class = "clfmetrics.tooling.lab_contents.BookContentsManager"
+c.ServerApp.contents_manager_class = "clfbook.tooling.lab_contents.BookContentsManager"

@@ -1,80 +1,153 @@
 """clfmetrics: classification metrics from bias and prevalence.
 
-Convention everywhere: ``m[i, j]`` is the mass predicted as class ``i`` whose
-true class is ``j`` (rows = predictions, columns = reference), as in Opitz &
-Burst (2019) and Opitz (2024). scikit-learn's ``confusion_matrix`` is the
-transpose; use :func:`~clfmetrics.confusion.from_sklearn` to convert it.
+Convention everywhere: ``m[i, j]`` is the mass predicted as class ``i`` whose true class is
+``j`` (rows = predictions, columns = reference), as in Opitz & Burst (2019) and Opitz (2024).
+scikit-learn's ``confusion_matrix`` is the transpose; use :func:`~clfmetrics.metrics.from_sklearn`
+to convert it.
 
-Every metric takes one matrix ``(n, n)`` or a stack ``(..., n, n)`` and is
-vectorised over the stack.
+Every metric takes one matrix ``(n, n)`` or a stack ``(..., n, n)`` and is vectorised over the
+stack.
 
-The package has layers, and imports point down only::
+The library is grouped by concern, and imports point down only::
 
-    widgets/      explorers (ipywidgets)                     layer 4
-    plots/        figures (matplotlib)                       layer 3
-    properties/ theory/ sources/ tooling/ examples/          layer 2: the book's apparatus
-    clfmetrics    the library: the modules in this folder    layer 1: numpy only
-    coursework/   stands apart (reads chapters, grades notebooks)
+    io/             the command line, its file readers, counts from data engines
+    reporting/      the report that explains itself; the paired comparison
+    probabilities/  proper scores, reliability and calibration
+    inference/      intervals, bands, tests, coverage simulations
+    scores/         the threshold sweep, ROC and PR curves, costs, decisions
+    metrics/        metrics of a confusion matrix
+    _base/          input checks, kinds of label, class codes, number formatting
 
-``import clfmetrics`` loads layer 1 only, and needs nothing but numpy;
-``src/clfmetrics/README.md`` says what each part holds.
+Every public name is re-exported here: ``clfmetrics.NAME``. ``import clfmetrics`` needs
+nothing but numpy. The book's figures and explorers live in the package ``clfbook``, the
+coursework tool in ``clfcourse``; neither ships with this library.
 """
 
-from ._labels import LabelWarning
-from ._registry import CLASSWISE, METRICS
-from .agreement import kappa, mcc
-from .averages import (
+from ._base.labels import LabelWarning
+from .inference import (
+    RANGES,
+    SMALL_CLASS,
+    SMALL_CLASS_COVERAGE,
+    AUCComparison,
+    Band,
+    Interval,
+    McNemarResult,
+    ResampledTTest,
+    ap_interval,
+    auc_coverage,
+    auc_interval,
+    bootstrap,
+    clopper_pearson,
+    clustered_coverage,
+    compare_auc,
+    confusion_by_group,
+    corrected_resampled_ttest,
+    coverage,
+    coverages,
+    group_interval,
+    holm,
+    interval,
+    interval_from_labels,
+    jackknife_interval,
+    jackknife_se,
+    mcnemar,
+    mcnemar_sample_size,
+    paired_bootstrap,
+    paired_interval,
+    permutation_test,
+    pr_band,
+    random_classifier,
+    rates_at_threshold,
+    roc_band,
+    sample_clustered,
+    sample_confusion,
+    small_class_warning,
+    student_t_two_sided,
+    tuned_threshold_interval,
+)
+from .io import (
+    InputError,
+    dask_counts,
+    duckdb_counts,
+    run,
+    spark_counts,
+)
+from .metrics import (
+    CLASSWISE,
+    METRICS,
+    ConfusionTable,
     accuracy,
+    bias,
+    calibrated_bias,
+    calibrated_kappa_closed_form,
+    calibrated_macro_precision,
+    calibrated_mcc_closed_form,
+    calibrated_precision,
+    confusion_matrix,
+    confusion_table,
+    correct,
     delta_f1,
+    f1,
     f1_of_averages,
+    from_sklearn,
     geometric_macro_recall,
     harmonic_macro_recall,
+    kappa,
     macro_f1,
     macro_precision,
     macro_recall,
+    mcc,
     micro_f1,
     micro_precision,
     micro_recall,
+    power_mean,
+    power_mean_recall,
+    precision,
+    prevalence,
+    prevalence_calibrate,
+    prevalence_scale,
+    recall,
+    to_labels,
+    to_sklearn,
     weighted_f1,
 )
-from .bands import Band, pr_band, roc_band
-from .classwise import bias, correct, f1, precision, prevalence, recall
-from .classwise_calibration import classwise_calibration_error, classwise_reliability
-from .comparison import compare, compare_from_counts
-from .confusion import confusion_matrix, from_sklearn, to_labels, to_sklearn
-from .consistency import CalibrationTest, ReliabilityBand, calibration_test, reliability_band
-from .corp import CORPBand, CORPResult, corp_band, corp_reliability
-from .curves import (
+from .probabilities import (
+    CalibrationTest,
+    CORPBand,
+    CORPResult,
+    ReliabilityBand,
+    brier_score,
+    calibration_test,
+    classwise_calibration_error,
+    classwise_reliability,
+    corp_band,
+    corp_reliability,
+    expected_calibration_error,
+    log_loss,
+    pool_adjacent_violators,
+    pool_adjacent_violators_stack,
+    reliability_band,
+    reliability_curve,
+)
+from .reporting import (
+    Comparison,
+    Report,
+    compare,
+    compare_from_counts,
+    report,
+    report_from_counts,
+)
+from .scores import (
+    argmax_predictions,
     average_precision,
     best_threshold,
     cost_threshold,
     expected_cost,
     precision_recall_curve,
+    prior_shift,
     roc_auc,
     roc_curve,
     threshold_stack,
-)
-from .decisions import argmax_predictions, prior_shift
-from .engines import dask_counts, duckdb_counts, spark_counts
-from .grouped import confusion_by_group, group_interval
-from .operating import rates_at_threshold, tuned_threshold_interval
-from .reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
-from .reporting import report, report_from_counts
-from .resplits import ResampledTTest, corrected_resampled_ttest
-from .scaling import prevalence_calibrate, prevalence_scale
-from .uncertainty import (
-    AUCComparison,
-    Interval,
-    ap_interval,
-    auc_interval,
-    compare_auc,
-    holm,
-    interval,
-    interval_from_labels,
-    mcnemar,
-    mcnemar_sample_size,
-    paired_interval,
-    permutation_test,
 )
 
 __version__ = "0.1.0"
@@ -82,36 +155,56 @@ __version__ = "0.1.0"
 __all__ = [
     "CLASSWISE",
     "METRICS",
+    "RANGES",
+    "SMALL_CLASS",
+    "SMALL_CLASS_COVERAGE",
     "AUCComparison",
     "Band",
     "CORPBand",
     "CORPResult",
     "CalibrationTest",
+    "Comparison",
+    "ConfusionTable",
+    "InputError",
     "Interval",
     "LabelWarning",
+    "McNemarResult",
     "ReliabilityBand",
+    "Report",
     "ResampledTTest",
     "accuracy",
     "ap_interval",
     "argmax_predictions",
+    "auc_coverage",
     "auc_interval",
     "average_precision",
     "best_threshold",
     "bias",
+    "bootstrap",
     "brier_score",
+    "calibrated_bias",
+    "calibrated_kappa_closed_form",
+    "calibrated_macro_precision",
+    "calibrated_mcc_closed_form",
+    "calibrated_precision",
     "calibration_test",
     "classwise_calibration_error",
     "classwise_reliability",
+    "clopper_pearson",
+    "clustered_coverage",
     "compare",
     "compare_auc",
     "compare_from_counts",
     "confusion_by_group",
     "confusion_matrix",
+    "confusion_table",
     "corp_band",
     "corp_reliability",
     "correct",
     "corrected_resampled_ttest",
     "cost_threshold",
+    "coverage",
+    "coverages",
     "dask_counts",
     "delta_f1",
     "duckdb_counts",
@@ -126,6 +219,8 @@ __all__ = [
     "holm",
     "interval",
     "interval_from_labels",
+    "jackknife_interval",
+    "jackknife_se",
     "kappa",
     "log_loss",
     "macro_f1",
@@ -137,8 +232,13 @@ __all__ = [
     "micro_f1",
     "micro_precision",
     "micro_recall",
+    "paired_bootstrap",
     "paired_interval",
     "permutation_test",
+    "pool_adjacent_violators",
+    "pool_adjacent_violators_stack",
+    "power_mean",
+    "power_mean_recall",
     "pr_band",
     "precision",
     "precision_recall_curve",
@@ -146,6 +246,7 @@ __all__ = [
     "prevalence_calibrate",
     "prevalence_scale",
     "prior_shift",
+    "random_classifier",
     "rates_at_threshold",
     "recall",
     "reliability_band",
@@ -155,7 +256,12 @@ __all__ = [
     "roc_auc",
     "roc_band",
     "roc_curve",
+    "run",
+    "sample_clustered",
+    "sample_confusion",
+    "small_class_warning",
     "spark_counts",
+    "student_t_two_sided",
     "threshold_stack",
     "to_labels",
     "to_sklearn",

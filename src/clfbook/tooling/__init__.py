@@ -1,0 +1,8 @@
+"""Tools for the book and the benchmarks rather than for evaluating a classifier.
+
+* :mod:`~clfbook.tooling.timing` -- timing a metric on stacks of matrices (the chapter
+  "How fast is this?" and ``make bench``).
+* :mod:`~clfbook.tooling.lab_markup`, :mod:`~clfbook.tooling.lab_contents` -- chapters
+  in JupyterLab: their Sphinx-only markup rewritten for ``jupyterlab-myst``, and the Jupyter
+  server's contents manager that does it when a chapter opens (``binder/jupyter``).
+"""

@@ -1,0 +1,117 @@
+"""Command line: ``python -m clfcourse {assign,grade} ...``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .generate import write_assignments
+from .grading import NoSandbox, grade_submissions
+from .runner import Limits
+from .sandbox import UNSAFE_FLAG
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m clfcourse",
+        description="Otter-grader assignments from the book's chapters, and local grading.",
+    )
+    parser.add_argument("--root", type=Path, default=Path("."), help="book root (has _toc.yml)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    assign = commands.add_parser("assign", help="run otter assign on the chapters")
+    assign.add_argument("--out", type=Path, help="default: ROOT/_build/assignments")
+    assign.add_argument("--jobs", type=int, default=1, help="chapters to assign at the same time")
+    assign.add_argument(
+        "--no-run-tests", action="store_true", help="skip otter's check of the teacher notebooks"
+    )
+    assign.add_argument(
+        "--hidden",
+        type=Path,
+        help="folder of your own hidden tests, <exercise label>.py each (see teaching.md)",
+    )
+    assign.add_argument("chapters", nargs="*", type=Path, help="default: every notebook chapter")
+    grade = commands.add_parser("grade", help="grade submitted notebooks with otter run")
+    grade.add_argument("submissions", type=Path, help="folder of submitted files (or one file)")
+    grade.add_argument("--assignments", type=Path, help="default: ROOT/_build/assignments")
+    grade.add_argument("--out", type=Path, help="default: ROOT/_build/grades")
+    grade.add_argument(
+        "--timeout", type=float, default=300, help="seconds per notebook, otter included"
+    )
+    grade.add_argument("--jobs", type=int, default=1, help="notebooks to grade at the same time")
+    defaults = Limits()
+    grade.add_argument(
+        "--memory-mb", type=int, default=defaults.memory_mb, help="memory per process (MB)"
+    )
+    grade.add_argument(
+        "--cpu-seconds", type=int, default=defaults.cpu_seconds, help="CPU time per process"
+    )
+    grade.add_argument(
+        "--output-mb", type=float, default=defaults.output_mb, help="cell output per notebook"
+    )
+    grade.add_argument(
+        UNSAFE_FLAG,
+        action="store_true",
+        help="when no bubblewrap sandbox can be made, run the students' code with your rights",
+    )
+    args = parser.parse_args(argv)
+
+    assignments = getattr(args, "assignments", None) or args.root / "_build" / "assignments"
+    if args.command == "assign":
+        out = args.out or assignments
+        earlier = out / "manifest.json"
+        used = json.loads(earlier.read_text()).get("hidden") if earlier.exists() else None
+        if used and args.hidden is None:  # never fall back to the book's public hidden tests
+            print(
+                f"{out} was made with your hidden tests from {used}: pass HIDDEN={used} again "
+                f"(--hidden), or remove {out} to use the book's own",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            manifest = write_assignments(
+                args.root, out, args.chapters or None, not args.no_run_tests, args.jobs, args.hidden
+            )
+        except ValueError as exc:  # a teacher's hidden-test folder that does not fit
+            print(exc, file=sys.stderr)
+            return 2
+        for entry in manifest["chapters"]:
+            graded = [ex for ex in entry["exercises"] if ex["graded"]]
+            points = sum(ex["points"] for ex in graded)
+            own = sum(ex.get("hidden") == "teacher" for ex in graded)
+            mine = f", {own} with your hidden tests" if own else ""
+            print(f"{entry['chapter']}: {len(graded)} graded exercises, {points:g} points{mine}")
+        print(f"Student notebooks, teacher notebooks and autograder zips in {out}")
+        return 0
+    out = args.out or args.root / "_build" / "grades"
+    if not args.submissions.exists():
+        print(f"no such submissions folder: {args.submissions}", file=sys.stderr)
+        return 2
+    if not (assignments / "manifest.json").exists():
+        print(f"no {assignments / 'manifest.json'}: run make assignments first", file=sys.stderr)
+        return 2
+    limits = Limits(
+        memory_mb=args.memory_mb, cpu_seconds=args.cpu_seconds, output_mb=args.output_mb
+    )
+    try:
+        _, summary = grade_submissions(
+            args.submissions,
+            assignments,
+            out,
+            args.timeout,
+            args.jobs,
+            limits,
+            args.unsafe_no_sandbox,
+        )
+    except NoSandbox as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(summary, end="")
+    print(f"Grades in {out / 'grades.csv'} and {out / 'gradebook.csv'}, summary in")
+    print(f"{out / 'summary.txt'}; feedback and the teacher's notes in {out / 'latest'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""Inference: intervals, bands, tests and simulations of coverage."""
+
+from ._auc import (
+    SMALL_CLASS,
+    SMALL_CLASS_COVERAGE,
+    AUCComparison,
+    ap_interval,
+    auc_coverage,
+    auc_interval,
+    compare_auc,
+    small_class_warning,
+)
+from ._bands import Band, pr_band, roc_band
+from ._binomial import McNemarResult, clopper_pearson, holm, mcnemar, mcnemar_sample_size
+from ._grouped import clustered_coverage, confusion_by_group, group_interval, sample_clustered
+from ._interval import Interval
+from ._jackknife import RANGES, jackknife_interval, jackknife_se
+from ._operating import rates_at_threshold, tuned_threshold_interval
+from ._resplits import ResampledTTest, corrected_resampled_ttest, student_t_two_sided
+from ._simulate import (
+    bootstrap,
+    coverage,
+    coverages,
+    paired_bootstrap,
+    random_classifier,
+    sample_confusion,
+)
+from ._uncertainty import interval, interval_from_labels, paired_interval, permutation_test
+
+__all__ = [
+    "RANGES",
+    "SMALL_CLASS",
+    "SMALL_CLASS_COVERAGE",
+    "AUCComparison",
+    "Band",
+    "Interval",
+    "McNemarResult",
+    "ResampledTTest",
+    "ap_interval",
+    "auc_coverage",
+    "auc_interval",
+    "bootstrap",
+    "clopper_pearson",
+    "clustered_coverage",
+    "compare_auc",
+    "confusion_by_group",
+    "corrected_resampled_ttest",
+    "coverage",
+    "coverages",
+    "group_interval",
+    "holm",
+    "interval",
+    "interval_from_labels",
+    "jackknife_interval",
+    "jackknife_se",
+    "mcnemar",
+    "mcnemar_sample_size",
+    "paired_bootstrap",
+    "paired_interval",
+    "permutation_test",
+    "pr_band",
+    "random_classifier",
+    "rates_at_threshold",
+    "roc_band",
+    "sample_clustered",
+    "sample_confusion",
+    "small_class_warning",
+    "student_t_two_sided",
+    "tuned_threshold_interval",
+]

@@ -1,0 +1,355 @@
+"""The command line: ``python -m clfmetrics report FILE.csv --truth COL --pred COL [--pred COL]``.
+
+One ``--pred`` column prints :func:`clfmetrics.reporting.report`, two print
+:func:`clfmetrics.reporting.compare`.
+
+The options besides ``--truth`` and ``--pred``:
+
+``--format text|json|markdown|csv|html``
+    The rendering (default text; ``--json`` is an alias of ``--format json``):
+    Markdown tables, one long CSV table ``section,row,column,value`` (cells that a
+    spreadsheet would run as formulas get a leading ``'``), or one self-contained
+    HTML page (no script, no network), with ``--scores``/``--proba`` the ROC and
+    precision-recall curves with their bands and the reliability diagram as
+    inline SVG. Labels are escaped in each format. The text shows the classes of
+    lowest F1 and the most common where there are more than 30.
+``--output FILE``
+    Write there instead of stdout (stdout stays empty; one line on stderr names
+    the file). A path that cannot be written is refused before any work.
+
+``--labels L [L ...]``
+    Every class of the task, in the order of the matrix (default: the sorted
+    labels that occur). Needed when a class is missing from the file.
+``--na error|drop|keep``
+    What a missing value is (empty, ``NA``, ``NaN``, ``null``, ... as pandas
+    reads them, in any case). ``error`` (default): refused, naming the lines.
+    ``drop``: rows with a missing value in a column used are skipped, and a
+    note on stderr names them. ``keep``: the tokens are labels like any other.
+``--scores COL``
+    Binary tasks: the score (or probability) of the positive class, which is
+    ``--pos-label``, by default the second class in matrix order (``1`` of
+    ``0``/``1``, the later of two sorted names). Adds ROC AUC and average
+    precision with their intervals and, for probabilities in [0, 1], the Brier
+    score, log loss, expected calibration error and a reliability table.
+``--proba COL [COL ...]``
+    One probability column per class, in matrix order: the order of
+    ``--labels`` if given, else of the sorted labels (numbers numerically).
+    The same additions, one class against the rest per column. Columns
+    named like the classes but listed in another order are refused; rows must
+    sum to 1 (rows off by at most 0.01, as rounding leaves them, are rescaled
+    and a note on stderr says so).
+``--counts COL``
+    The file is already aggregated: ``COL`` holds each row's number of items
+    (what ``SELECT truth, pred, count(*) ... GROUP BY`` writes). A CSV file is
+    read with or without DuckDB; a Parquet file needs DuckDB.
+``--delimiter CHAR``
+    The field delimiter (``tab`` for a tab). Default: the one of ``,``, ``;``,
+    tab and ``|`` under which the header names every column given; where that
+    does not decide, ``csv.Sniffer`` on the first rows.
+``--encoding NAME``
+    The file's text encoding (default UTF-8); a byte that does not decode is
+    reported with its line. A ``.gz`` file is decompressed (no DuckDB needed).
+``--auc-method auto|percentile|bca|delong``
+    The ROC AUC intervals of ``--scores``/``--proba``; ``auto`` (default) is the
+    percentile bootstrap below 50,000 items and DeLong's interval from there.
+``--level``, ``--size``, ``--seed``
+    Interval level, number of resamples, random seed (default ``DEFAULT_SEED``,
+    0, printed in the output: the same command prints the same bytes).
+
+A CSV or Parquet file (``.parquet``, ``.pq``) is aggregated by DuckDB when it
+is installed (``pip install clfmetrics[duckdb]``): DuckDB reads the file out
+of core and returns how many rows share each combination of the label
+columns, so a file of 10**8 rows needs little memory; the output is the same
+as the row-by-row reader's (``_csvcounts``). Without DuckDB, and for
+``--scores``/``--proba`` (a score belongs to a row), the file is read row by
+row, streaming in batches (``_csvstream``: counts of label combinations, or
+compact per-row arrays with scores; a Parquet file through DuckDB). A small
+CSV file (under 64 MiB) with a problem, or with rows that ``--na drop`` skips,
+is reread row by row, so that the message names its lines.
+
+Labels are compared as text. Label columns in which every value is an integer
+written without leading zeros are integer labels: they sort as numbers (1, 2,
+10) and ``1`` matches ``1.0``; a value such as ``007`` keeps the columns text,
+so ``007`` and ``7`` are two classes. The report warns (in its text and in
+``--json`` as ``warnings``) about labels that differ only in case, whitespace
+or leading zeros, and about a column of numbers with a few other values (with
+their lines). Problems with the input (a missing file or column, an empty
+file, a ragged row, a column named twice, ``--truth`` equal to ``--pred``, a
+missing value, a single class, a label outside ``--labels``, more classes than
+memory holds, a bad option) print one line to stderr, naming the file's own
+line numbers, and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+
+from .._base.labels import LabelWarning
+from .._base.numbers import count
+from ..inference._bootstrap import DEFAULT_SEED
+from ..reporting._comparison import compare, compare_from_counts
+from ..reporting._report import report_from_counts, report_of_codes
+from ..reporting._scores import AUC_METHODS
+from ._columns import NA_CHOICES
+from ._counts import counted_columns, duckdb_installed, is_parquet
+from ._file import (
+    InputError,
+    check_encoding,
+    check_shape,
+    choose_delimiter,
+    delimiter_option,
+    header_row,
+    lines_text,
+)
+from ._output import add_output_options, check_output, render, write
+from ._scores import option_terms as _option_terms
+from ._scores import score_columns as _scores
+from ._stream import read_columns
+
+
+USAGE_ERROR = 2
+#: A CSV file up to this size is reread row by row when it has a problem (for line numbers).
+SMALL_CSV = 64 * 2**20
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (and status 2), like every other input error."""
+
+    def error(self, message):
+        raise InputError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m clfmetrics",
+        description="Evaluate predictions stored in a CSV file, with bootstrap intervals.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    rep = sub.add_parser(
+        "report",
+        help="report one system (one --pred) or compare two (two --pred)",
+        description="One --pred prints the report, two print the paired comparison.",
+    )
+    rep.add_argument("file", help="CSV or Parquet file with a header row (column names)")
+    rep.add_argument("--truth", required=True, help="column of reference labels")
+    rep.add_argument(
+        "--pred", required=True, action="append", help="column of predictions (once or twice)"
+    )
+    rep.add_argument(
+        "--labels",
+        nargs="+",
+        metavar="LABEL",
+        help="every class of the task, in matrix order (default: the sorted labels found)",
+    )
+    rep.add_argument(
+        "--na",
+        choices=NA_CHOICES,
+        default="error",
+        help="missing values (empty, NA, NaN, null...): refuse (default), drop their rows, "
+        "or keep them as labels",
+    )
+    scored = rep.add_mutually_exclusive_group()
+    scored.add_argument(
+        "--scores", metavar="COL", help="binary: column of the positive class's score"
+    )
+    scored.add_argument(
+        "--proba",
+        nargs="+",
+        metavar="COL",
+        help="one probability column per class, in --labels order (default: sorted labels)",
+    )
+    rep.add_argument(
+        "--pos-label", metavar="LABEL", help="the class --scores scores (default: the second)"
+    )
+    rep.add_argument(
+        "--auc-method",
+        choices=AUC_METHODS,
+        default="auto",
+        help="ROC AUC intervals: auto (default: percentile bootstrap below 50,000 items, "
+        "DeLong from there), percentile, bca or delong",
+    )
+    rep.add_argument(
+        "--counts", metavar="COL", help="aggregated file: the column of each row's item count"
+    )
+    rep.add_argument(
+        "--delimiter",
+        metavar="CHAR",
+        help="field delimiter (default: chosen from , ; tab | by the header); 'tab' for a tab",
+    )
+    rep.add_argument(
+        "--encoding", help="the file's text encoding (default utf-8), e.g. latin-1, cp1252"
+    )
+    add_output_options(rep)
+    rep.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
+    rep.add_argument("--size", type=int, default=10_000, help="resamples (default 10000)")
+    rep.add_argument(
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        help=f"random seed (default {DEFAULT_SEED}: the same command prints the same numbers)",
+    )
+    return parser
+
+
+def _evaluate(args):
+    if len(args.pred) > 2:
+        raise InputError(f"give one --pred (report) or two (compare); got {len(args.pred)}")
+    if len(set(args.pred)) != len(args.pred):
+        raise InputError(f"the two --pred columns are the same: {args.pred[0]!r}")
+    if args.truth in args.pred:
+        raise InputError(
+            f"--truth and --pred name the same column {args.truth!r}: a column compared with "
+            "itself always scores 1; give the column of the system's predictions to --pred"
+        )
+    score_columns = [args.scores] if args.scores else list(args.proba or [])
+    reused = [c for c in score_columns if c in (args.truth, *args.pred)]
+    if reused:
+        raise InputError(
+            f"column {reused[0]!r} is given both as labels (--truth/--pred) and as scores "
+            "(--scores/--proba); name the score columns"
+        )
+    args.delimiter = delimiter_option(args.delimiter)
+    args.encoding_used = check_encoding(args.encoding)
+    if score_columns and len(args.pred) == 2:
+        raise InputError("--scores and --proba go with one --pred (the report), not a comparison")
+    if args.pos_label is not None and not args.scores:
+        raise InputError("--pos-label names the class that --scores scores; give --scores")
+    counted = _counted(args, score_columns)
+    if counted is not None:
+        truth, preds, n = counted.labels[args.truth], counted.labels, counted.counts
+        options = {"labels": counted.classes, "level": args.level, "size": args.size}
+        options["rng"] = args.seed
+        if len(args.pred) == 1:
+            out = report_from_counts(truth, preds[args.pred[0]], n, **options)
+        else:
+            a, b = args.pred
+            out = compare_from_counts(truth, preds[a], preds[b], n, names=(a, b), **options)
+        out.warnings[:0] = counted.warnings
+        return out
+    counts = [args.counts] if args.counts else []
+    cols = read_columns(
+        args.file,
+        [args.truth, *args.pred],
+        [*score_columns, *counts],
+        na=args.na,
+        given=args.labels,
+        delimiter=args.delimiter,
+        encoding=args.encoding,
+    )
+    remain = cols.lines.size if cols.counts is None else int(cols.counts.sum())
+    if cols.dropped.size:
+        print(
+            f"clfmetrics: note: --na drop skipped {count(cols.dropped.size, 'row')} with a "
+            f"missing value ({lines_text(cols.dropped)}); {count(remain, 'row')} remain",
+            file=sys.stderr,
+        )
+    options = {"labels": cols.classes, "level": args.level, "size": args.size, "rng": args.seed}
+    if args.counts or cols.counts is not None:  # aggregated: by the file, or as it streamed
+        truth = cols.labels[args.truth]
+        n = cols.numbers[args.counts] if args.counts else cols.counts
+        if len(args.pred) == 1:
+            out = report_from_counts(truth, cols.labels[args.pred[0]], n, **options)
+        else:
+            a, b = args.pred
+            out = compare_from_counts(
+                truth, cols.labels[a], cols.labels[b], n, names=(a, b), **options
+            )
+    elif len(args.pred) == 1:
+        scores, pos_label = _scores(args, cols)
+        truth, pred = cols.codes[args.truth], cols.codes[args.pred[0]]
+        classes, notes = cols.classes, cols.warnings
+        del cols  # the rows' lines are no longer needed: only the arrays in use stay
+        try:
+            out = report_of_codes(truth, pred, classes, scores, pos_label, args.level,
+                                  args.size, args.seed, args.auc_method)  # fmt: skip
+        except ValueError as err:  # in the options' terms, not the API's
+            raise InputError(_option_terms(str(err), args)) from None
+        out.warnings[:0] = notes
+        return out
+    else:
+        a, b = args.pred
+        out = compare(cols.labels[args.truth], cols.labels[a], cols.labels[b], names=(a, b),
+                      **options)  # fmt: skip
+    out.warnings[:0] = cols.warnings
+    return out
+
+
+def _counted(args, score_columns):
+    """The file aggregated by DuckDB, or None where the row reader reads it (see above)."""
+    parquet, engine = is_parquet(args.file), duckdb_installed()
+    if score_columns and args.counts:
+        raise InputError("--scores and --proba need one row per item, not --counts")
+    if parquet and not engine:
+        raise InputError("reading a Parquet file needs DuckDB: pip install duckdb")
+    big = os.path.isfile(args.file) and os.path.getsize(args.file) >= SMALL_CSV
+    if not engine and big and not score_columns:
+        print(
+            f"clfmetrics: note: DuckDB is not installed, so {args.file} "
+            f"({os.path.getsize(args.file) / 2**20:.0f} MiB) is read by Python's csv module "
+            "(in bounded memory, about a million rows per few seconds); pip install duckdb "
+            "to count it out of core, faster",
+            file=sys.stderr,
+        )
+    if score_columns or not engine or args.encoding_used != "utf-8-sig":
+        return None  # the row reader (DuckDB is asked only for UTF-8 text)
+    small = not parquet and os.path.isfile(args.file) and os.path.getsize(args.file) < SMALL_CSV
+    names = [args.truth, *args.pred, *([args.counts] if args.counts else [])]
+    delimiter = header = None
+    if not parquet:
+        delimiter = args.delimiter or choose_delimiter(args.file, names, args.encoding_used)
+        header, line = header_row(args.file, delimiter, args.encoding_used)
+        check_shape(args.file, header, [], [line], names, delimiter)
+    try:
+        counted = counted_columns(
+            args.file,
+            [args.truth, *args.pred],
+            na=args.na,
+            given=args.labels,
+            counts=args.counts,
+            delimiter=delimiter,
+            width=None if header is None else len(header),
+        )
+    except InputError:
+        if small:
+            return None  # the row reader finds the same problem and names its lines
+        raise
+    if (counted.dropped or counted.warnings) and small:
+        return None  # the row reader's notes name the lines
+    if counted.dropped:
+        print(
+            f"clfmetrics: note: --na drop skipped {count(counted.dropped, 'row')} with a "
+            f"missing value; {count(int(counted.counts.sum()), 'row')} remain",
+            file=sys.stderr,
+        )
+    return counted
+
+
+def run(argv=None) -> int:
+    """Parse ``argv``, print the report or the comparison, return the exit status."""
+    try:
+        args = _parser().parse_args(argv)
+        args.format = check_output(args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", LabelWarning)  # the report lists them
+            result = _evaluate(args)
+    except (InputError, ValueError) as err:
+        message = " ".join(str(err).split())  # one line, whatever the message holds
+        print(f"clfmetrics: error: {message}", file=sys.stderr)
+        return USAGE_ERROR
+    except MemoryError:
+        print(
+            "clfmetrics: error: out of memory: too many classes for this many resamples; "
+            "lower --size (e.g. --size 1000) or merge rare classes",
+            file=sys.stderr,
+        )
+        return USAGE_ERROR
+    except SystemExit as done:  # --help
+        return done.code
+    try:
+        return write(render(result, args.format), args.output, args.format)
+    except BrokenPipeError:  # e.g. piped into head: stop quietly, as other tools do
+        sys.stdout = open(os.devnull, "w")  # the closed pipe must not be flushed at exit
+    return 0

@@ -1,0 +1,159 @@
+"""The command line's reader for files of any size: DuckDB counts the label combinations.
+
+``python -m clfmetrics report FILE.{csv,parquet}`` needs only how many rows
+share each combination of the label columns used. DuckDB (imported here only
+when the command line uses it) reads the file out of core and returns that
+aggregated table; the values are read as text and trimmed, as the row-by-row
+reader of ``_csvinput`` reads them, and the same rules then apply to the
+distinct values: missing-value tokens, integer labels, ``--labels``. So the
+output is the row reader's, at a memory cost independent of the file's length.
+``counts=COL`` reads a table that is already aggregated (``COL`` holds each
+row's number of items). What the aggregate cannot give is a line number: the
+command line reruns the row reader for a small CSV file with a problem, so
+that its message names the lines.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._base.numbers import count
+from ._columns import _label_columns, _missing
+from ._engines import duckdb_counts
+from ._file import InputError
+
+PARQUET = (".parquet", ".pq")
+
+
+@dataclass
+class Counted:
+    """Distinct combinations of the label columns (checked, as labels) and their counts."""
+
+    labels: dict[str, np.ndarray]
+    counts: np.ndarray
+    classes: list
+    dropped: int
+    warnings: list[str]
+
+
+def duckdb_installed() -> bool:
+    return importlib.util.find_spec("duckdb") is not None
+
+
+def is_parquet(path: str) -> bool:
+    return path.lower().endswith(PARQUET)
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _relation(con, path: str, delimiter: str = ","):
+    import duckdb
+
+    if not os.path.exists(path):
+        raise InputError(f"no such file: {path}")
+    if os.path.isdir(path):
+        raise InputError(f"{path} is a directory, not a file")
+    try:
+        if is_parquet(path):
+            return con.read_parquet(path)
+        # As Python's csv module reads it: commas, double quotes, short rows padded.
+        return con.read_csv(
+            path, header=True, all_varchar=True, sep=delimiter, quotechar='"', escapechar='"',
+            null_padding=True,
+        )  # fmt: skip
+    except duckdb.Error as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise InputError(f"cannot read {path}: {first}") from None
+
+
+def counted_columns(
+    path: str,
+    label_names: list[str],
+    *,
+    na="error",
+    given=None,
+    counts=None,
+    delimiter=None,
+    width=None,
+):
+    """The label columns of ``path`` aggregated by DuckDB: a :class:`Counted`.
+
+    Raises :class:`InputError` for a missing file or column, a missing value
+    (``na="error"``), bad counts, an empty table, or labels that break the rules
+    of ``_csvinput`` (messages without line numbers).
+    """
+    import duckdb
+
+    con = duckdb.connect()
+    rel = _relation(con, path, delimiter or ",")
+    if width is not None and len(rel.columns) > width:  # DuckDB pads: a long row adds columns
+        extra = " OR ".join(f"{_quote(c)} IS NOT NULL" for c in rel.columns[width:])
+        ((long,),) = rel.filter(extra).aggregate("count(*)").fetchall()
+        if long:
+            raise InputError(
+                f"{path}: {count(int(long), 'row')} {'has' if long == 1 else 'have'} more "
+                f"fields than the header's {width}; quote values that contain the delimiter "
+                f"{delimiter!r} (or pass --delimiter), and give every row one field per column"
+            )
+    header = {c.strip(): c for c in rel.columns}
+    for name in [*label_names, *([counts] if counts else [])]:
+        if name not in header:
+            raise InputError(f"{path} has no column {name!r}; its columns are {list(header)}")
+    if counts is None:
+        # Count the rows on the file's own types first (cheap), then turn only the
+        # distinct values into text below, where equal texts are summed again.
+        grouped = ", ".join(_quote(header[n]) for n in label_names)
+        rel = rel.aggregate(f"{grouped}, count(*) AS __rows", grouped)
+        number = "__rows"
+    else:
+        number = _quote(header[counts])
+        if not is_parquet(path):  # a CSV's text: empty or not a number becomes NULL
+            number = f"TRY_CAST(trim({number}) AS DOUBLE)"
+    # Text, trimmed, NULL as empty: the row reader's view of every value.
+    keys = [
+        f"coalesce(trim(CAST({_quote(header[n])} AS VARCHAR), ' \t\r\n'), '') AS k{i}"
+        for i, n in enumerate(label_names)
+    ]
+    table = rel.project(", ".join([*keys, f"{number} AS n"]))
+    try:
+        *values, n = duckdb_counts(table, [f"k{i}" for i in range(len(label_names))], counts="n")
+    except ValueError as err:
+        text = str(err).replace("the relation", path).replace("'n'", repr(counts))
+        raise InputError(text.replace("NULL entries", "empty or non-numeric entries")) from None
+    except duckdb.Error as err:
+        raise InputError(f"cannot read {path}: {str(err).strip().splitlines()[0]}") from None
+    values = [np.asarray(v, dtype=str) for v in values]
+    drop = np.zeros(n.shape, dtype=bool)
+    for name, v in zip(label_names, values, strict=True):
+        missing = _missing(v) if na != "keep" else np.zeros(v.shape, dtype=bool)
+        if missing.any() and na == "error":
+            tokens = ", ".join(
+                "empty" if t == "" else repr(t) for t in dict.fromkeys(v[missing].tolist())
+            )
+            rows = count(int(n[missing].sum()), "missing value")
+            raise InputError(
+                f"{path}: column {name!r} has {rows} ({tokens}): a missing value is not a "
+                "class; fix the file, or pass --na drop to skip those rows (--na keep: count "
+                "them as a label)"
+            )
+        drop |= missing
+    if drop.all():
+        raise InputError(f"{path}: every row has a missing value; nothing is left to evaluate")
+    keep = ~drop
+    columns = {name: v[keep] for name, v in zip(label_names, values, strict=True)}
+    try:
+        labels, classes, notes = _label_columns(
+            path, columns, np.full(int(keep.sum()), -1), given, n[keep]
+        )
+    except InputError as err:  # the aggregate has no line numbers
+        raise InputError(re.sub(r", line -1", "", str(err))) from None
+    return Counted(labels, n[keep], classes, int(n[drop].sum()), notes)
+
+

@@ -1,0 +1,78 @@
+"""Metrics of a confusion matrix: class-wise quantities, averages, agreement, prevalence scaling."""
+
+from ._agreement import kappa, mcc
+from ._averages import (
+    accuracy,
+    delta_f1,
+    f1_of_averages,
+    geometric_macro_recall,
+    harmonic_macro_recall,
+    macro_f1,
+    macro_precision,
+    macro_recall,
+    micro_f1,
+    micro_precision,
+    micro_recall,
+    power_mean,
+    power_mean_recall,
+    weighted_f1,
+)
+from ._classwise import bias, correct, f1, precision, prevalence, recall
+from ._confusion import (
+    ConfusionTable,
+    confusion_matrix,
+    confusion_table,
+    from_sklearn,
+    to_labels,
+    to_sklearn,
+)
+from ._prevalence import (
+    calibrated_bias,
+    calibrated_kappa_closed_form,
+    calibrated_macro_precision,
+    calibrated_mcc_closed_form,
+    calibrated_precision,
+    prevalence_calibrate,
+    prevalence_scale,
+)
+from ._registry import CLASSWISE, METRICS
+
+__all__ = [
+    "CLASSWISE",
+    "METRICS",
+    "ConfusionTable",
+    "accuracy",
+    "bias",
+    "calibrated_bias",
+    "calibrated_kappa_closed_form",
+    "calibrated_macro_precision",
+    "calibrated_mcc_closed_form",
+    "calibrated_precision",
+    "confusion_matrix",
+    "confusion_table",
+    "correct",
+    "delta_f1",
+    "f1",
+    "f1_of_averages",
+    "from_sklearn",
+    "geometric_macro_recall",
+    "harmonic_macro_recall",
+    "kappa",
+    "macro_f1",
+    "macro_precision",
+    "macro_recall",
+    "mcc",
+    "micro_f1",
+    "micro_precision",
+    "micro_recall",
+    "power_mean",
+    "power_mean_recall",
+    "precision",
+    "prevalence",
+    "prevalence_calibrate",
+    "prevalence_scale",
+    "recall",
+    "to_labels",
+    "to_sklearn",
+    "weighted_f1",
+]

@@ -1,0 +1,411 @@
+"""A report on one classifier's predictions that explains itself.
+
+:func:`report` gives the confusion matrix (rows = predicted, columns = true),
+every metric of ``clfmetrics.METRICS`` with a bootstrap interval, the
+class-wise precision, recall and F1 next to each class's bias and prevalence,
+both macro F1s and their gap, chance baselines, prevalence-calibrated scores,
+exact (Clopper-Pearson) intervals where the bootstrap fails (a zero-width
+interval, a class under 10 items), warnings, and a suggested reporting
+paragraph. Given ``scores=``, it adds ROC AUC and average precision with
+their intervals and, for probabilities, the Brier score, log loss, expected
+calibration error and a reliability table. It renders as text (``str``), HTML in
+Jupyter, ``to_dict()``, ``to_json()``, ``to_markdown()``, ``to_csv()``, ``to_frame()``
+(pandas) and ``to_html()`` (one self-contained page, the scores' curves inline).
+
+Convention: ``matrix[i, j]`` = items predicted ``labels[i]`` whose true class
+is ``labels[j]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._base.codes import counted_codes, joint_codes
+from .._base.labels import near_duplicates
+from .._base.numbers import count, fixed, num, seed_of, seed_text
+from ..inference import _bootstrap as rs
+from ..inference._interval import centred_on_estimate
+from ..inference._uncertainty import intervals_of_matrix
+from ..metrics._averages import delta_f1, f1_of_averages, macro_f1
+from ..metrics._classwise import bias, f1, precision, prevalence, recall
+from ..metrics._prevalence import prevalence_calibrate
+from ..metrics._registry import registry
+from ._html import Rendered, score_figures
+from ._render import (
+    Section,
+    interval_dict,
+    interval_text,
+    matrix_section,
+    plain_labels,
+    reporting_paragraph,
+)
+from ._scores import ScoreSummary, argmax_warning, check_scores
+from ._warnings import (
+    centred_warnings,
+    class_warnings,
+    exact_intervals,
+    exact_section,
+    exact_warnings,
+    imbalance_warning,
+    needs_exact,
+    undefined_metrics,
+    undefined_share_warnings,
+)
+
+
+#: A gap between the two macro F1s at least this large is explained in the report.
+DELTA_MATERIAL = 0.01
+#: Bias differing from prevalence by more than this share counts as over- or under-predicting.
+BIAS_TOLERANCE = 0.1
+_CALIBRATED = ("accuracy", "macro_precision", "macro_f1", "kappa", "mcc")
+_BASELINES = ("accuracy", "macro_recall", "macro_f1", "kappa", "mcc")
+
+
+class Report(Rendered):
+    """What :func:`report` returns; see there. Attributes hold the numbers, ``str()`` explains."""
+
+    _heading = "Evaluation report"
+
+    def __init__(self, matrix, labels, level, size, rng, scores=None, seed=None):
+        self.matrix = matrix.astype(np.int64)
+        self.labels = list(labels)
+        self.level, self.size = level, size
+        #: The seed of the resamples, or None where a Generator or fresh entropy was given.
+        self.seed = seed
+        self.n_items = int(matrix.sum())
+        rs.check_memory(len(self.labels))
+        metrics = registry()
+        #: Every metric of METRICS with its percentile interval, by name (resampled in chunks;
+        #: an interval that excludes its estimate is centred on it, with a warning).
+        self.intervals = {
+            name: centred_on_estimate(iv, -1.0 if name in ("kappa", "mcc") else 0.0)
+            for name, iv in intervals_of_matrix(metrics, matrix, size, rng, level).items()
+        }
+        with np.errstate(invalid="ignore", divide="ignore"):
+            self.per_class = {
+                "support": matrix.sum(axis=0),
+                "predicted": matrix.sum(axis=1),
+                "prevalence": prevalence(matrix) / self.n_items,
+                "bias": bias(matrix) / self.n_items,
+                "precision": precision(matrix, zero_division="nan"),
+                "recall": recall(matrix, zero_division="nan"),
+                "f1": f1(matrix, zero_division="nan"),
+            }
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = self.per_class["bias"] / self.per_class["prevalence"]
+        self.over_predicted = [
+            lab for lab, r in zip(labels, ratio, strict=True) if r > 1 + BIAS_TOLERANCE
+        ]
+        self.under_predicted = [
+            lab for lab, r in zip(labels, ratio, strict=True) if r < 1 - BIAS_TOLERANCE
+        ]
+        self.macro_f1s = {
+            "macro_f1": macro_f1(matrix),
+            "f1_of_averages": f1_of_averages(matrix),
+            "delta_f1": delta_f1(matrix),
+        }
+        self.baselines = self._baselines(matrix)
+        present = self.per_class["support"] > 0
+        cal = prevalence_calibrate(matrix) if present.all() else None
+        self.calibrated = (
+            {} if cal is None else {name: float(metrics[name](cal)) for name in _CALIBRATED}
+        )
+        #: What the report says about the scores, or None without scores=.
+        self.scores = (
+            None
+            if scores is None
+            else ScoreSummary(*scores[:3], self.labels, level, size, rng, *scores[3:])
+        )
+        #: Clopper-Pearson intervals of accuracy and of each class's recall.
+        self.exact = exact_intervals(self.matrix, self.labels, level)
+        self.warnings = self._warnings()
+
+    @staticmethod
+    def _baselines(matrix):
+        """Scores of two classifiers that ignore the input, on this data's class mix."""
+        n = matrix.shape[0]
+        support = matrix.sum(axis=0).astype(np.float64)
+        majority = np.zeros_like(support, shape=(n, n))
+        majority[np.argmax(support)] = support
+        uniform = np.repeat(support[None, :] / n, n, axis=0)  # expected counts of a random guess
+        metrics = registry()
+        return {
+            "majority class": {k: float(metrics[k](majority)) for k in _BASELINES},
+            "uniform random guess (expected counts)": {
+                k: float(metrics[k](uniform)) for k in _BASELINES
+            },
+        }
+
+    def _warnings(self) -> list[str]:
+        pc, close = self.per_class, near_duplicates(self.labels)
+        out = ([close] if close else []) + class_warnings(self.matrix, self.labels)
+        out += exact_warnings(self.intervals, self.matrix, self.labels, self.exact)
+        out += [] if self.scores is None else self.scores.warnings
+        out += undefined_metrics(self.matrix, registry())
+        out += undefined_share_warnings(self.intervals) + centred_warnings(self.intervals)
+        return out + imbalance_warning(pc["prevalence"][pc["support"] > 0], self.intervals)
+
+    def __repr__(self) -> str:
+        acc = self.intervals["accuracy"]
+        return (
+            f"<Report: {count(self.n_items, 'item')}, {len(self.labels)} classes, "
+            f"accuracy {interval_text(acc)}; print() it for the whole report>"
+        )
+
+    def delta_explanation(self) -> str:
+        """Why the two macro F1s differ (or that they agree), in one paragraph."""
+        d = self.macro_f1s["delta_f1"]
+        if d < DELTA_MATERIAL:
+            return (
+                f"The two macro F1s differ by {fixed(d, 4)}, less than {DELTA_MATERIAL}: they "
+                "agree here, but name the one you report."
+            )
+        over = ", ".join(map(str, self.over_predicted)) or "none"
+        under = ", ".join(map(str, self.under_predicted)) or "none"
+        return (
+            f"F1 of averages exceeds the mean of class-wise F1 by {fixed(d)}. Over-predicted "
+            f"classes (bias above prevalence, recall above precision): {over}. Under-predicted "
+            f"(precision above recall): {under}. Averaging precision and recall over the "
+            "classes first lets one kind offset the other, so the harmonic mean of the "
+            "averages rewards the imbalance that the mean of class-wise F1 penalises "
+            "(Opitz & Burst 2019: the gap grows with (P_x R_y - P_y R_x)^2 over class pairs)."
+        )
+
+    def _figures(self) -> list[str]:
+        return score_figures(self.scores, self.seed)
+
+    def reporting_block(self) -> str:
+        """A paragraph for an evaluation section, following the book's checklist."""
+        return reporting_paragraph(self)
+
+    def to_dict(self) -> dict:
+        pc = self.per_class
+        return {
+            "n_items": self.n_items,
+            "labels": plain_labels(self.labels),
+            "matrix": self.matrix.tolist(),
+            "matrix_orientation": "rows = predicted, columns = true (matrix[i][j]: predicted "
+            "labels[i], true labels[j])",
+            "level": self.level,
+            "size": self.size,
+            "seed": self.seed,
+            "metrics": {k: interval_dict(v) for k, v in self.intervals.items()},
+            "per_class": {
+                str(lab): {key: float(pc[key][k]) for key in pc}
+                for k, lab in enumerate(self.labels)
+            },
+            "macro_f1s": {k: float(v) for k, v in self.macro_f1s.items()},
+            "over_predicted": plain_labels(self.over_predicted),
+            "under_predicted": plain_labels(self.under_predicted),
+            "baselines": self.baselines,
+            "prevalence_calibrated": self.calibrated,
+            "exact_intervals": {
+                "method": "Clopper-Pearson (exact binomial)",
+                "accuracy": self.exact["accuracy"],
+                "recall": {str(k): v for k, v in self.exact["recall"].items()},
+            },
+            "scores": None if self.scores is None else self.scores.to_dict(),
+            "warnings": list(self.warnings),
+            "reporting_block": self.reporting_block(),
+        }
+
+    def _sections(self) -> list[Section]:
+        lv = f"{self.level:.0%}"
+        metric_rows = [
+            [k, num(v.estimate), num(v.low), num(v.high)] for k, v in self.intervals.items()
+        ]
+        pc = self.per_class
+        class_rows = [
+            [
+                str(lab),
+                str(int(pc["support"][k])),
+                num(pc["prevalence"][k]),
+                num(pc["bias"][k]),
+                num(pc["precision"][k]),
+                num(pc["recall"][k]),
+                num(pc["f1"][k]),
+            ]
+            for k, lab in enumerate(self.labels)
+        ]
+        names = list(self.baselines)
+        base_rows = [[k, *(num(self.baselines[b][k]) for b in names)] for k in _BASELINES]
+        return [
+            matrix_section(self.matrix, self.labels),
+            Section(
+                f"Metrics ({count(self.n_items, 'item')}, {lv} percentile bootstrap, "
+                f"{count(self.size, 'resample')}, {seed_text(self.seed)})",
+                ["metric", "estimate", "low", "high"],
+                metric_rows,
+            ),
+            Section(
+                "Per class (bias = share predicted, prevalence = share true)",
+                ["class", "support", "prevalence", "bias", "precision", "recall", "F1"],
+                class_rows,
+            ),
+            Section(
+                "Two macro F1s",
+                ["formula", "value"],
+                [
+                    ["mean of class-wise F1 (macro_f1)", num(self.macro_f1s["macro_f1"])],
+                    ["F1 of macro P and macro R", num(self.macro_f1s["f1_of_averages"])],
+                    ["difference (delta_f1)", num(self.macro_f1s["delta_f1"], 4)],
+                ],
+                [self.delta_explanation()],
+            ),
+            Section("Chance baselines on this class mix", ["metric", *names], base_rows),
+            Section(
+                "Prevalence-calibrated scores (every class made equally common)",
+                ["metric", "calibrated"] if self.calibrated else [],
+                [[k, num(v)] for k, v in self.calibrated.items()],
+                [] if self.calibrated else ["undefined: a class never occurs in y_true"],
+            ),
+            *(
+                exact_section(self.exact, self.level)
+                if needs_exact(self.intervals, self.matrix)
+                else []
+            ),
+            *([] if self.scores is None else self.scores.sections()),
+            Section("Warnings", notes=self.warnings or ["none"]),
+            Section("Suggested reporting", notes=[self.reporting_block()]),
+        ]
+
+
+def report(
+    y_true,
+    y_pred,
+    *,
+    scores=None,
+    labels=None,
+    pos_label=None,
+    level=0.95,
+    size=10_000,
+    rng=rs.DEFAULT_SEED,
+    auc_method="auto",
+) -> Report:
+    """Every metric with its interval, and what a reader needs to interpret them.
+
+    Parameters
+    ----------
+    y_true, y_pred : sequence of hashable labels, equal length
+        Reference labels and predictions.
+    scores : array_like, shape (N,) or (N, n), optional
+        The scores behind the predictions. 1-d: binary, the score of the
+        positive class (any real score for the ranking; probabilities for the
+        rest). ``(N, n)``: a probability matrix, column ``k`` for ``labels[k]``.
+        Adds ROC AUC and average precision with their intervals (one class
+        against the rest per column; a stratified percentile bootstrap of
+        ``min(size, 2000)`` resamples, whose cost grows with the number of
+        distinct scores), and for probabilities the Brier score, the
+        log loss, the expected calibration error (10 equal-width bins; top-label
+        confidence for a matrix) and a reliability table. A ranking whose smaller
+        class has fewer than 20 items (``small_samples.SMALL_CLASS``) gets a warning
+        quoting the simulated coverage of its ROC AUC interval at 14 positives
+        (``small_samples.SMALL_CLASS_COVERAGE``: 0.82 percentile, 0.87 BCa, 0.80
+        DeLong for a nominal 0.95; ``tests/test_small_samples.py`` reruns it).
+    labels : sequence, optional
+        The classes, in the order of the matrix (default: sorted union of the labels).
+    pos_label : label, optional
+        For 1-d scores: the class they score (default: the second class of ``labels``).
+    auc_method : {"auto", "percentile", "bca", "delong"}, default "auto"
+        The ROC AUC intervals' method (see :func:`clfmetrics.inference.auc_interval`).
+        "auto": the percentile bootstrap below 50,000 items, DeLong's interval from
+        there (``AUC_DELONG_FROM``), whose cost is one sort where the bootstrap's grows
+        with the number of distinct scores.
+    level : float, default 0.95
+        Nominal coverage of the bootstrap intervals.
+    size : int, default 10_000
+        Number of resampled test sets (one stack shared by all metrics).
+    rng : numpy.random.Generator, int or None, default 0
+        The seed of the resamples. The default is a fixed seed (``DEFAULT_SEED``, 0),
+        so the same call gives the same intervals every time; the report prints the
+        seed. ``None`` draws fresh entropy (then the output changes from run to run).
+
+    Returns
+    -------
+    Report
+        ``intervals`` (every metric of ``METRICS``), ``per_class``, ``macro_f1s``,
+        ``over_predicted`` / ``under_predicted``, ``baselines``, ``calibrated``,
+        ``exact`` (Clopper-Pearson intervals of accuracy and of each recall, shown
+        when a bootstrap interval has zero width or a class has fewer than 10
+        items), ``scores``, ``warnings``; ``str()``, HTML in Jupyter, ``to_dict()``
+        and ``to_json()``.
+
+    Examples
+    --------
+    >>> r = report(list("aaabbbcc"), list("aabbbbcc"), size=500, rng=0)
+    >>> r.intervals["accuracy"].estimate, r.over_predicted
+    (0.875, ['b'])
+    """
+    if scores is None and pos_label is None:
+        # Each item is a combination with count 1: the same code path as counts from an engine.
+        return _counted(y_true, y_pred, None, labels, level, size, rng, ("y_true", "y_pred"))
+    # A score belongs to an item, so with scores the items cannot be merged into counts.
+    if scores is None:
+        raise ValueError("pos_label names the class that scores score; no scores= given")
+    codes, _, labels = joint_codes(y_true, [y_pred], labels)
+    return report_of_codes(codes[0], codes[1], labels, scores, pos_label, level, size, rng,
+                           auc_method)  # fmt: skip
+
+
+def report_of_codes(truth, pred, labels, scores, pos_label, level, size, rng, auc_method):
+    """:func:`report` with scores, from class codes (indices into ``labels``): the command
+    line's reader gives codes, so no column of labels is made for its rows. The one check of
+    ``level`` and ``size`` on this path (``report`` leaves them to it)."""
+    level, size, n = rs.check_level(level), rs.check_size(size), len(labels)
+    # The reader's codes may be int8: widened for the cells only (the rest compares them).
+    cells = pred.astype(np.intp, copy=False) * n + truth
+    matrix = np.bincount(cells, minlength=n * n)
+    del cells
+    matrix = matrix.reshape(n, n)
+    checked = (truth, *check_scores(scores, len(truth), labels, pos_label), auc_method)
+    out = Report(
+        matrix.astype(np.float64), labels, level, size, np.random.default_rng(rng), checked,
+        seed_of(rng),
+    )  # fmt: skip
+    disagree = argmax_warning(pred, checked[1], checked[2], labels)
+    out.warnings[:0] = disagree
+    return out
+
+
+def report_from_counts(
+    truth, pred, counts, *, labels=None, level=0.95, size=10_000, rng=rs.DEFAULT_SEED
+):
+    """:func:`report` from how many items share each (true class, prediction).
+
+    ``truth[c]``, ``pred[c]`` and ``counts[c]`` describe ``counts[c]`` items, as one
+    ``SELECT truth, pred, count(*) ... GROUP BY truth, pred`` returns them
+    (:mod:`clfmetrics.io` runs it in DuckDB, Spark or Dask). The matrix
+    ``m[i, j] = sum of counts[c] with pred[c] = labels[i], truth[c] = labels[j]``
+    determines every metric, and the bootstrap draws the matrix's cells
+    (a multinomial), never items, so the result, for the same ``rng``, equals
+    ``report`` on the expanded items, at a cost independent of their number.
+
+    Parameters
+    ----------
+    truth, pred : sequence of hashable labels, equal length
+        The combinations; one may occur more than once (their counts add up).
+    counts : array_like of whole numbers >= 0, same length
+        Items with that combination (0 drops it), not all 0.
+    labels, level, size, rng
+        As in :func:`report`.
+
+    Returns
+    -------
+    Report
+
+    Examples
+    --------
+    >>> r = report_from_counts(["a", "a", "b", "c"], ["a", "b", "b", "c"], [2, 1, 3, 2],
+    ...                        size=500, rng=0)
+    >>> r.intervals["accuracy"].estimate, r.n_items
+    (0.875, 8)
+    """
+    return _counted(truth, pred, counts, labels, level, size, rng, ("truth", "pred"))
+
+
+def _counted(truth, pred, counts, labels, level, size, rng, names) -> Report:
+    level, size = rs.check_level(level), rs.check_size(size)
+    codes, weights, n, labels = counted_codes(truth, [pred], counts, labels, names)
+    matrix = np.bincount(codes[1] * n + codes[0], weights=weights, minlength=n * n)
+    matrix = matrix.reshape(n, n).astype(np.float64)
+    return Report(matrix, labels, level, size, np.random.default_rng(rng), seed=seed_of(rng))

@@ -1,0 +1,369 @@
+"""The report's part on scores: ranking quality and the probabilities themselves.
+
+Given scores next to the predictions, :func:`clfmetrics.report` adds, from this
+module: ROC AUC and average precision with their bootstrap intervals (for
+binary scores, and one class against the rest for each column of a
+probability matrix), the Brier score and the log loss with the same scores of
+a constant forecast of the class mix, the expected calibration error and a
+reliability table. Binary scores outside [0, 1] are not probabilities: only
+the ranking part is given for them.
+
+Convention: column ``k`` of an ``(N, n)`` matrix belongs to ``labels[k]``; a
+1-d score is the score of the positive class.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._base.checks import reject_masked
+from .._base.numbers import count, fixed, num
+from ..inference._auc import ROWS as _ROWS
+from ..inference._auc import area_interval, class_cells, small_class_warning
+from ..inference._interval import centred_on_estimate
+from ..inference._macro_auc import macro_auc_interval
+from ..probabilities._reliability import (
+    ROW_SUM_TOLERANCE,
+    binned,
+    brier_of,
+    ece_of,
+    log_loss_of,
+    worst_row_sum,
+)
+from ._render import Section, interval_dict, interval_text, reported_text
+
+#: Equal-width bins of the reliability table and the ECE.
+BINS = 10
+#: At most this many resamples for each ranking interval: a resample costs one pass over
+#: the (distinct score, class) cells, up to N of them, where a matrix metric's costs n**2.
+RANKING_SIZE = 2_000
+#: How the report's ROC AUC intervals are computed ("auto": see AUC_DELONG_FROM).
+AUC_METHODS = ("auto", "percentile", "bca", "delong")
+#: From this many items, "auto" uses DeLong's interval: the bootstrap's cost grows with the
+#: number of distinct scores (a minute at 10**6), DeLong's is one sort, and at this size
+#: the normal approximation behind it is accurate unless the AUC is within a few 1/N of 0 or 1.
+AUC_DELONG_FROM = 50_000
+
+
+def check_scores(scores, n_items: int, labels: list, pos_label):
+    """``scores`` as floats ``(N,)`` or ``(N, n)``, and the index of the positive class.
+
+    The positive class of 1-d scores is ``pos_label``, by default the second
+    class of ``labels`` (the greater of two sorted labels, as in scikit-learn).
+    """
+    reject_masked(scores, "scores")
+    try:
+        arr = np.asarray(scores)
+    except ValueError as err:
+        raise ValueError(f"scores is not a rectangular array of numbers: {err}") from None
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"scores must hold numbers; got dtype {arr.dtype}")
+    arr = arr.astype(np.float64, copy=False)  # float64 scores are used as given, not copied
+    n = len(labels)
+    if arr.ndim not in (1, 2) or len(arr) != n_items or (arr.ndim == 2 and arr.shape[1] != n):
+        raise ValueError(
+            f"scores must have shape ({n_items},) (binary: the positive class's score) or "
+            f"({n_items}, {n}) (one column per class, in the order {labels}); got {arr.shape}"
+        )
+    if not all(np.isfinite(arr[i : i + _ROWS]).all() for i in range(0, len(arr), _ROWS)):
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        raise ValueError(f"scores has a NaN or infinite value at index {tuple(bad.tolist())}")
+    if arr.ndim == 2:
+        if pos_label is not None:
+            raise ValueError("pos_label applies to 1-d scores; matrix columns follow labels")
+        return arr, None
+    if n != 2:
+        raise ValueError(
+            f"1-d scores need two classes; there are {n} ({labels}): pass an (N, {n}) "
+            "probability matrix instead"
+        )
+    if pos_label is None:
+        return arr, 1
+    if pos_label not in labels:
+        raise ValueError(f"pos_label={pos_label!r} is not one of the classes {labels}")
+    return arr, labels.index(pos_label)
+
+
+class ScoreSummary:
+    """Everything the report says about the scores, from the checked scores and true codes."""
+
+    def __init__(self, truth, scores, pos, labels, level, size, rng, auc_method="auto"):
+        self.labels, self.level = labels, level
+        #: The true class codes and the checked scores (the HTML report's figures).
+        self.truth, self.scores = truth, scores
+        self.size = size = min(size, RANKING_SIZE)
+        if auc_method not in AUC_METHODS:
+            raise ValueError(f"auc_method must be one of {AUC_METHODS}; got {auc_method!r}")
+        if auc_method == "auto":
+            auc_method = "delong" if len(truth) >= AUC_DELONG_FROM else "percentile"
+        #: The method of the ROC AUC intervals (AP's are always percentile).
+        self.auc_method = auc_method
+        self.binary = scores.ndim == 1
+        self.positive = labels[pos] if self.binary else None
+        self.notes: list[str] = _not_probabilities(scores)
+        self.probabilities = not self.notes
+        columns = [(pos, scores)] if self.binary else list(enumerate(scores.T))
+        #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
+        self.ranking = {
+            labels[k]: _ranking(truth == k, s, level, size, rng, auc_method) for k, s in columns
+        }
+        #: Macro-averaged one-vs-rest ROC AUC with its interval (matrices; None if undefined).
+        self.macro_auc = (
+            None
+            if self.binary
+            else macro_auc_interval(
+                truth,
+                scores,
+                level,
+                size,
+                rng,
+                auc_method,  # percentile, bca or delong, as the per-class intervals
+            )
+        )
+        #: Ranking intervals of zero width, for the report's warnings.
+        self.warnings = [
+            f"the {name} interval of class {lab!s} has zero width ({fixed(iv.estimate)}): every "
+            "resample ranks the items alike (a perfect or constant ranking), which is not "
+            "certainty; more test items of that class are the only remedy"
+            for lab, ivs in self.ranking.items()
+            for name, iv in zip(("ROC AUC", "AP"), ivs, strict=True)
+            if iv is not None and iv.high == iv.low
+        ]
+        self.warnings += [
+            f"the ROC AUC of class {lab!s} lies below 0.5 with its whole interval "
+            f"({interval_text(auc)}): the scores rank that class below the others; did you swap "
+            "the positive class or the columns?"
+            for lab, (auc, _) in self.ranking.items()
+            if auc is not None and auc.high < 0.5
+        ]
+        # Rankings with a small class: the simulated coverage of their AUC interval.
+        per_class = np.bincount(truth, minlength=len(labels))
+        for k, _ in columns:
+            auc, _ = self.ranking[labels[k]]
+            small = int(min(per_class[k], len(truth) - per_class[k]))
+            flag = None if auc is None else small_class_warning(labels[k], small, auc.method, level)
+            self.warnings += [flag] if flag else []
+        self.warnings += [
+            f"the AP resamples of class {lab!s} all fell on one side of its estimate (a "
+            "resampling bias of AP where the ranking puts that class near the bottom); its "
+            "interval is the percentile interval moved to centre on the estimate"
+            for lab, (_, ap) in self.ranking.items()
+            if ap is not None and ap.method.startswith("percentile, centred")
+        ]
+        self.proper: dict[str, float] = {}
+        self.reliability = None
+        if not self.probabilities:
+            return
+        # The scores were checked where they entered (finite, in [0, 1], rows summing to 1),
+        # so the arithmetic runs on them as they are: no check repeated over the items.
+        if self.binary:
+            pos_of, cols = truth == pos, None
+            mix = pos_of.view(np.int8).mean()
+        else:
+            pos_of, cols = None, truth
+            mix = np.bincount(truth, minlength=len(labels)) / len(truth)
+        # The class mix for every item: a read-only view, no array of N rows.
+        constant = np.broadcast_to(mix, (len(truth), *np.shape(mix)))
+        counts, hits, stated = binned(scores, pos_of, cols, BINS, "uniform")
+        self.proper = {
+            "brier_score": brier_of(scores, pos_of, cols),
+            "brier_score_of_class_mix": brier_of(constant, pos_of, cols),
+            "log_loss": log_loss_of(scores, pos_of, cols),
+            "log_loss_of_class_mix": log_loss_of(constant, pos_of, cols),
+            "expected_calibration_error": ece_of(counts, hits, stated, False),
+        }
+        self.reliability = (hits / counts, stated / counts, counts)
+
+    def sentence(self) -> str:
+        """One sentence for the report's suggested paragraph."""
+        ranked = [(lab, iv) for lab, (iv, _) in self.ranking.items() if iv is not None]
+        if self.binary:
+            shown = f"{reported_text(ranked[0][1])}" if ranked else "undefined"
+            out = f" ROC AUC of the scores of class {self.positive!s}: {shown}."
+        else:
+            shown = "; ".join(f"{lab!s} {reported_text(iv)}" for lab, iv in ranked) or "undefined"
+            out = f" One-vs-rest ROC AUC per class: {shown}."
+            if self.macro_auc is not None:
+                out += f" Their macro average: {reported_text(self.macro_auc)}."
+        if self.proper:
+            p = self.proper
+            out += (
+                f" Brier score {fixed(p['brier_score'])} (constant class mix "
+                f"{fixed(p['brier_score_of_class_mix'])}), log loss {fixed(p['log_loss'])}, "
+                f"ECE {fixed(p['expected_calibration_error'])} ({BINS} equal-width bins)."
+            )
+        return out
+
+    def to_dict(self) -> dict:
+        out = {
+            "kind": "binary scores" if self.binary else "probability matrix",
+            "ranking_resamples": self.size,
+            "roc_auc_method": self.auc_method,
+            "positive_class": None if self.positive is None else str(self.positive),
+            "roc_auc": {str(k): _plain(v[0]) for k, v in self.ranking.items()},
+            "average_precision": {str(k): _plain(v[1]) for k, v in self.ranking.items()},
+            "roc_auc_macro_ovr": _plain(self.macro_auc),
+            **self.proper,
+            "ece_bins": f"{BINS} equal-width bins on [0, 1]"
+            + ("" if self.binary else ", top-label confidence"),
+            "notes": list(self.notes),
+        }
+        if self.reliability is not None:
+            observed, predicted, counts = self.reliability
+            out["reliability"] = [
+                {"predicted": float(p), "observed": float(o), "items": int(c)}
+                for o, p, c in zip(observed, predicted, counts, strict=True)
+            ]
+        return out
+
+    def sections(self) -> list[Section]:
+        lv = f"{self.level:.0%}"
+        which = (
+            f"scores of class {self.positive}" if self.binary else "each column against the rest"
+        )
+        rows = [[str(lab), *_cells(auc), *_cells(ap)] for lab, (auc, ap) in self.ranking.items()]
+        if not self.binary:
+            rows.append(["macro (one-vs-rest)", *_cells(self.macro_auc), "", "", ""])
+        out = [
+            Section(
+                f"Ranking ({which}; {lv} intervals: ROC AUC {self.auc_method}, AP percentile "
+                f"bootstrap, {count(self.size, 'resample')}, the classes resampled apart)",
+                ["class", "ROC AUC", "low", "high", "AP", "low", "high"],
+                rows,
+                [
+                    "AP's chance level is the class's prevalence, ROC AUC's is 0.5; "
+                    "undefined where the class is absent or alone",
+                    *(
+                        []
+                        if self.binary
+                        else [
+                            "The macro row is the mean of the classes' ROC AUCs (scikit-learn's "
+                            "roc_auc_score with multi_class='ovr', average='macro'); its "
+                            + (
+                                "interval is DeLong's, from the items' first-order terms in "
+                                "all the columns at once."
+                                if self.auc_method == "delong"
+                                else "interval resamples the items of every class at once."
+                            )
+                        ]
+                    ),
+                    *self.notes,
+                ],
+            )
+        ]
+        if not self.proper:
+            return out
+        p = self.proper
+        what = "" if self.binary else " (top-label confidence)"
+        out.append(
+            Section(
+                "Probabilities: proper scoring rules and calibration",
+                ["score", "value", "constant class mix"],
+                [
+                    ["Brier score", num(p["brier_score"]), num(p["brier_score_of_class_mix"])],
+                    ["log loss", num(p["log_loss"]), num(p["log_loss_of_class_mix"])],
+                    [
+                        f"ECE, {BINS} equal-width bins{what}",
+                        num(p["expected_calibration_error"]),
+                        "",
+                    ],
+                ],
+                [
+                    "Lower is better. Brier score and log loss are strictly proper scoring "
+                    "rules: on average they are lowest at the honest probabilities and nowhere "
+                    "else; the error rate of the most probable class is lowest there too, but "
+                    "not only there. The constant class "
+                    "mix is the score of always stating each class's share of the test set. "
+                    "ECE depends on the bins. Calibration here means the probabilities, not "
+                    "the book's prevalence calibration."
+                ],
+            )
+        )
+        observed, predicted, counts = self.reliability
+        out.append(
+            Section(
+                f"Reliability ({BINS} equal-width bins{what}; non-empty bins only)",
+                ["mean stated probability", "observed frequency", "items"],
+                [
+                    [num(pr), num(ob), str(int(c))]
+                    for ob, pr, c in zip(observed, predicted, counts, strict=True)
+                ],
+                [
+                    "Calibrated probabilities have observed frequency = stated probability, "
+                    f"up to the noise of a bin's items (a bin of {count(int(counts.min()), 'item')}"
+                    " moves in big steps)."
+                ],
+            )
+        )
+        return out
+
+
+def _not_probabilities(scores: np.ndarray) -> list[str]:
+    """Why the scores are not probabilities (then only the ranking is reported), or []."""
+    why = ""
+    if scores.min() < 0 or scores.max() > 1:
+        why = "the scores lie outside [0, 1]"
+    elif scores.ndim == 2:
+        worst, k = worst_row_sum(scores)
+        if worst > ROW_SUM_TOLERANCE:
+            why = f"the rows of scores do not all sum to 1 (row {k}: {scores[k].sum():.6g})"
+    if not why:
+        return []
+    return [
+        f"{why}, so they are not probabilities: Brier score, log loss and reliability are left out"
+    ]
+
+
+def _cells(iv) -> list[str]:
+    return ["undefined"] * 3 if iv is None else [num(iv.estimate), num(iv.low), num(iv.high)]
+
+
+def _plain(iv):
+    return None if iv is None else {**interval_dict(iv), "method": iv.method}
+
+
+def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="percentile") -> tuple:
+    """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
+    if is_class.all() or not is_class.any():
+        return None, None
+    # The scores were checked where they entered: the cells are counted from the column in
+    # place, a block of items at a time, once for both areas (auc_interval and ap_interval
+    # would check and sort copies of it, each).
+    cells = class_cells(is_class, s)
+    auc = area_interval("roc_auc", cells, level, size, method, rng)
+    ap = area_interval("average_precision", cells, level, size, "percentile", rng)
+    return auc, _centred(ap)
+
+
+def _centred(iv):
+    """``iv``, centred on its estimate where it excludes it (see ``centred_on_estimate``)."""
+    return centred_on_estimate(iv)
+
+
+def argmax_warning(pred_codes: np.ndarray, scores: np.ndarray, pos, labels: list) -> list[str]:
+    """A warning when the scores' decision disagrees with the predictions on most items.
+
+    For a probability matrix the decision is the argmax of each row; for binary
+    probabilities, a score of at least 0.5 for ``labels[pos]``. Scores outside
+    [0, 1] imply no decision and are not checked.
+    """
+    if scores.min() < 0 or scores.max() > 1:
+        return []
+    if scores.ndim == 2:  # counted a block of rows at a time: no N row indices held
+        differ = sum(
+            int((np.argmax(scores[i : i + _ROWS], axis=1) != pred_codes[i : i + _ROWS]).sum())
+            for i in range(0, len(scores), _ROWS)
+        )
+        what = "the class of highest probability (the argmax of each row of scores)"
+        fix = f"are the probability columns in the class order ({' '.join(map(str, labels))})?"
+    else:
+        differ = int(((scores >= 0.5) != (pred_codes == pos)).sum())
+        what = f"a score of at least 0.5 for class {labels[pos]!s}"
+        fix = "do the scores score the positive class (pos_label)?"
+    share = differ / len(scores)
+    if share <= 0.5:
+        return []
+    return [
+        f"{what} differs from the predictions on {share:.0%} of the items: {fix} "
+        "If the predictions come from other scores or thresholds, say so."
+    ]
