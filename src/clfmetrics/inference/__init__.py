@@ -3,6 +3,7 @@
 from ._auc import (
     SMALL_CLASS,
     SMALL_CLASS_COVERAGE,
+    SMALL_CLASS_STUDY,
     AUCComparison,
     ap_interval,
     auc_coverage,
@@ -31,6 +32,7 @@ __all__ = [
     "RANGES",
     "SMALL_CLASS",
     "SMALL_CLASS_COVERAGE",
+    "SMALL_CLASS_STUDY",
     "AUCComparison",
     "Band",
     "Interval",

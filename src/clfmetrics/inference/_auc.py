@@ -401,7 +401,6 @@ def components(cells: Cells):
     return v10, v01
 
 
-
 _NORMAL = NormalDist()
 AUC_METHODS = ("percentile", "bca", "delong")
 AP_METHODS = ("percentile", "bca")
@@ -692,7 +691,6 @@ def compare_auc(y_true, scores_a, scores_b, *, level=0.95, pos_label=None) -> AU
         float(aucs[1]),
         level,
     )
-
 
 
 #: Below this many items in the smaller class, the report flags a ROC AUC interval.

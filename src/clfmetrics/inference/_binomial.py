@@ -29,7 +29,6 @@ from .._base.checks import reject_masked
 from . import _bootstrap as rs
 from ._bootstrap import check_level
 
-
 _TINY = 1e-300
 _MAX_TERMS = 200_000  # about 20 sqrt(max(a, b)) suffice; this bounds a = b = 10**8
 
@@ -442,8 +441,6 @@ def holm(pvalues) -> np.ndarray:
     out = np.empty_like(flat)
     out[order] = adjusted
     return out.reshape(arr.shape)
-
-
 
 
 @dataclass(frozen=True)

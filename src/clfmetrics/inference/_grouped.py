@@ -25,7 +25,6 @@ from ._interval import Interval
 from ._simulate import _distribution
 
 
-
 def _group_stack(group_matrices) -> np.ndarray:
     """``group_matrices`` as a float array ``(G, n, n)`` of whole counts, or a ValueError."""
     try:

@@ -28,7 +28,6 @@ from ._bootstrap import defined_bounds, undefined_mask
 from ._interval import Interval
 
 
-
 def _threshold(threshold) -> float:
     if isinstance(threshold, (bool, np.bool_)) or not isinstance(
         threshold, (int, float, np.integer, np.floating)

@@ -22,7 +22,6 @@ from ._bootstrap import (
 )
 
 
-
 def _distribution(p, name: str, n: int | None = None) -> np.ndarray:
     reject_masked(p, name, "values")
     try:

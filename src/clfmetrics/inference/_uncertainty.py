@@ -41,7 +41,6 @@ from ._bootstrap import (
 )
 from ._interval import Interval, centred_on_estimate
 
-
 METHODS = ("percentile", "bca")
 
 

@@ -109,7 +109,6 @@ from ._scores import option_terms as _option_terms
 from ._scores import score_columns as _scores
 from ._stream import read_columns
 
-
 USAGE_ERROR = 2
 #: A CSV file up to this size is reread row by row when it has a problem (for line numbers).
 SMALL_CSV = 64 * 2**20

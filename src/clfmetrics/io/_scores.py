@@ -18,7 +18,6 @@ import numpy as np
 from ..probabilities._reliability import worst_row_sum
 from ._file import InputError
 
-
 #: --proba rows may miss 1 by this much (rounded probabilities) and are then rescaled.
 ROUNDING = 0.01
 #: Rows of the --proba matrix rescaled at a time (a few MB of row sums, not N of them).

@@ -38,8 +38,6 @@ import numpy as np
 from .._base.checks import as_confusion_with_totals, fill_value, scalar_or_array
 from ._classwise import _SUMS_BY_PRODUCT_MAX_N
 
-
-
 # The five dot products, as (left, right) class sums per cell (i, j) and class k:
 # r s - p.b = c.o - x.y, s^2 - p.b = p.q, s^2 - p.p = p.q_p, s^2 - b.b = b.q.
 _LEFT = ("diagonal", "column_off", "column", "column", "row")

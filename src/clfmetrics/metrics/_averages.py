@@ -30,7 +30,6 @@ from ._classwise import (
 )
 
 
-
 def _total(m: np.ndarray) -> np.ndarray:
     return np.einsum("...ij->...", m)
 
@@ -393,8 +392,6 @@ def harmonic_macro_recall(m, *, zero_division=0):
     inv = np.where(np.isnan(r), np.nan, np.inf)
     np.divide(1.0, r, out=inv, where=r > 0)
     return scalar_or_array(n / inv.sum(axis=-1))
-
-
 
 
 def _as_exponent(p) -> np.ndarray:

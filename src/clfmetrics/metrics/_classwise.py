@@ -14,8 +14,6 @@ import numpy as np
 
 from .._base.checks import as_confusion, fill_value
 
-
-
 # Up to this many classes, a product with a 0/1 matrix sums the rows or the
 # columns of every matrix in one BLAS pass; numpy's reductions over a short
 # axis (n = 3) are several times slower than reading the stack once. For more

@@ -17,7 +17,6 @@ from .._base.checks import as_confusion
 from .._base.codes import label_codes as _label_codes
 
 
-
 def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
     """Count the label pairs into ``m[i, j]`` = items predicted ``labels[i]``, true ``labels[j]``.
 
@@ -144,8 +143,6 @@ def to_labels(m, labels=None) -> tuple[np.ndarray, np.ndarray]:
     counts = arr.astype(np.int64).ravel()
     pred_index, true_index = np.divmod(np.repeat(np.arange(n * n), counts), n)
     return names[true_index], names[pred_index]
-
-
 
 
 def _fmt(x: float) -> str:

@@ -15,7 +15,6 @@ from ._averages import _macro_recall
 from ._classwise import _bias, _precision, _prevalence
 
 
-
 def prevalence_scale(m, lam) -> np.ndarray:
     r"""Return :math:`m\lambda`: column ``j`` multiplied by ``lam[j]``.
 
@@ -91,8 +90,6 @@ def prevalence_calibrate(m) -> np.ndarray:
     n = m.shape[-1]
     total = prev.sum(axis=-1, keepdims=True)
     return m * (total / (n * prev))[..., None, :]
-
-
 
 
 def _calibrated(m) -> np.ndarray:

@@ -24,7 +24,6 @@ from ._averages import (
 )
 from ._classwise import bias, correct, f1, precision, prevalence, recall
 
-
 #: The single-number metrics of the library, by name, in the order the book presents them.
 METRICS = {
     "accuracy": accuracy,

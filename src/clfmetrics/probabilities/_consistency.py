@@ -29,7 +29,6 @@ from ..inference import _bootstrap as rs
 from ..inference._binomial import clopper_pearson
 from ._reliability import _bin_items
 
-
 _BLOCK = 2**20
 
 
@@ -113,7 +112,7 @@ def reliability_band(
     pos_label=None,
     rng=None,
 ) -> ReliabilityBand:
-    r"""The reliability diagram of :func:`~clfmetrics.probabilities.reliability_curve`, with intervals.
+    r"""The reliability diagram of :func:`~clfmetrics.reliability_curve`, with intervals.
 
     - ``"clopper-pearson"``: the exact interval of each bin's observed
       frequency :math:`k_b / n_b` (hits among the bin's items): where the true

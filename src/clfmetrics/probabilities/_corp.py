@@ -41,7 +41,6 @@ from ..scores._checks import _positives
 from ._reliability import _as_proba
 
 
-
 @dataclass(frozen=True)
 class CORPResult:
     """The CORP reliability curve and the Murphy decomposition of the Brier score.

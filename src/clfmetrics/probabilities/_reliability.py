@@ -144,7 +144,6 @@ def ece_of(counts, hits, stated, debiased) -> float:
     return float(weight @ (2 * np.abs(gap) - folded))
 
 
-
 #: How far a row of an (N, n) matrix may sum from 1 (float32 probabilities pass).
 ROW_SUM_TOLERANCE = 1e-6
 #: Rows of a probability matrix summed at a time by :func:`worst_row_sum`.

@@ -15,8 +15,7 @@ from .._base.codes import counted_codes
 from .._base.labels import near_duplicates
 from .._base.numbers import count, num, pvalue, seed_of, seed_text
 from ..inference import _bootstrap as rs
-from ..inference._binomial import holm
-from ..inference._binomial import mcnemar_of_patterns
+from ..inference._binomial import holm, mcnemar_of_patterns
 from ..inference._uncertainty import (
     paired_intervals,
     permutation_pvalues,
@@ -26,7 +25,6 @@ from ..metrics._registry import registry
 from ._html import Rendered
 from ._render import Section, interval_dict, interval_text, plain_labels
 from ._warnings import centred_warnings, class_warnings, undefined_share_warnings
-
 
 #: Entries of METRICS for which higher is not better.
 NOT_A_SCORE = frozenset({"delta_f1"})

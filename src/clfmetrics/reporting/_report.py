@@ -52,7 +52,6 @@ from ._warnings import (
     undefined_share_warnings,
 )
 
-
 #: A gap between the two macro F1s at least this large is explained in the report.
 DELTA_MATERIAL = 0.01
 #: Bias differing from prevalence by more than this share counts as over- or under-predicting.

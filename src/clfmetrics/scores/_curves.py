@@ -29,7 +29,6 @@ from ._checks import _as_scores, _as_target, _classes, _positives
 from ._costs import expected_cost
 
 
-
 def _sweep(pos: np.ndarray, s: np.ndarray):
     """Distinct thresholds in decreasing order, and TP and FP counts at each (``score >= t``)."""
     order = np.argsort(-s)  # ties are grouped below, so the sort need not be stable
