@@ -112,7 +112,7 @@ def reliability_band(
     pos_label=None,
     rng=None,
 ) -> ReliabilityBand:
-    r"""The reliability diagram of :func:`~clfmetrics.reliability_curve`, with intervals.
+    r"""Reliability diagram of :func:`~clfmetrics.probabilities.reliability_curve`, with intervals.
 
     - ``"clopper-pearson"``: the exact interval of each bin's observed
       frequency :math:`k_b / n_b` (hits among the bin's items): where the true
