@@ -1,4 +1,9 @@
-"""Metrics of a confusion matrix: class-wise quantities, averages, agreement, prevalence scaling."""
+"""Metrics of a confusion matrix: class-wise quantities, averages, agreement, prevalence scaling.
+
+Names imported here as ``name as name`` (below the public ones) are the interface of this
+concern to the concerns above it, not public API: every metric as a function of the class
+sums, the look-up by name.
+"""
 
 from ._agreement import kappa, mcc
 from ._averages import (
@@ -36,6 +41,13 @@ from ._prevalence import (
     prevalence_scale,
 )
 from ._registry import CLASSWISE, METRICS
+
+# isort: split
+# The interface to the concerns above (not in __all__).
+from ._classwise import ClassSums as ClassSums
+from ._registry import CLASS_SUM_FORMS as CLASS_SUM_FORMS
+from ._registry import registry as registry
+from ._registry import resolve_metric as resolve_metric
 
 __all__ = [
     "CLASSWISE",
