@@ -1,5 +1,10 @@
 """Metrics of a confusion matrix: class-wise quantities, averages, agreement, prevalence scaling.
 
+Each metric is written once, as a function of the matrix's class sums (bias = row sums,
+prevalence = column sums, correct = the diagonal, and the total); the function of a
+matrix computes the sums and calls it, and the resampling of many classes calls it on
+each resample's sums.
+
 Names imported here as ``name as name`` (below the public ones) are the interface of this
 concern to the concerns above it, not public API: every metric as a function of the class
 sums, the look-up by name.
