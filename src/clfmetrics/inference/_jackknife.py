@@ -38,7 +38,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ..metrics._registry import resolve_metric
+from ..metrics import resolve_metric
 from . import _bootstrap as rs
 from ._bootstrap import count_matrix, score, scores, undefined_mask
 from ._interval import Interval

@@ -89,10 +89,14 @@ import warnings
 
 from .._base.labels import LabelWarning
 from .._base.numbers import count
-from ..inference._bootstrap import DEFAULT_SEED
-from ..reporting._comparison import compare, compare_from_counts
-from ..reporting._report import report_from_counts, report_of_codes
-from ..reporting._scores import AUC_METHODS
+from ..inference import DEFAULT_SEED
+from ..reporting import (
+    AUC_METHODS,
+    compare,
+    compare_from_counts,
+    report_from_counts,
+    report_of_codes,
+)
 from ._columns import NA_CHOICES
 from ._counts import counted_columns, duckdb_installed, is_parquet
 from ._file import (

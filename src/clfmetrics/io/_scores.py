@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 
-from ..probabilities._reliability import worst_row_sum
+from ..probabilities import worst_row_sum
 from ._file import InputError
 
 #: --proba rows may miss 1 by this much (rounded probabilities) and are then rescaled.
