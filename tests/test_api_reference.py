@@ -13,12 +13,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import re
+import sys
 from collections import Counter
 
 from test_readme_examples import command_lines
 from test_second_review import ROOT
 
 import clfmetrics
+
+sys.path.insert(0, str(ROOT / "_ext"))
+from api_data import defining_comment  # the book's extension (_ext/api_data.py)
 
 API = ROOT / "chapters" / "api"
 CONCERNS = ["metrics", "scores", "inference", "probabilities", "reporting", "io"]
@@ -117,3 +121,19 @@ def test_the_command_line_pages_examples_are_accepted_by_the_parser():
     assert len(lines) >= 5
     for args in lines:
         assert _parser().parse_args(args).command == "report"
+
+
+def test_every_documented_constant_has_the_comment_the_build_shows():
+    """``_ext/api_data.py`` documents a constant by its ``#:`` comment where it is defined."""
+    constants = [
+        full
+        for page in sorted(API.glob("*.md"))
+        for full in re.findall(r"^\.\. autodata:: *(\S+)", page.read_text(encoding="utf-8"), re.M)
+    ]
+    assert {"METRICS", "CLASSWISE", "RANGES", "SMALL_CLASS"} <= set(constants)
+    for name in constants:
+        module = concern_of(name)
+        comment = defining_comment(f"{module}.{name}", getattr(clfmetrics, name))
+        assert comment and comment[0].strip(), f"{module}.{name} has no '#:' comment"
+    comment = defining_comment("clfmetrics.metrics.METRICS", clfmetrics.METRICS)
+    assert comment[0].startswith("The single-number metrics of the library, by name")
