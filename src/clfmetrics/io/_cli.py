@@ -25,6 +25,11 @@ The options besides ``--truth`` and ``--pred``:
     reads them, in any case). ``error`` (default): refused, naming the lines.
     ``drop``: rows with a missing value in a column used are skipped, and a
     note on stderr names them. ``keep``: the tokens are labels like any other.
+``--strip-labels``
+    Remove the whitespace around every label before comparing them, so that
+    ``"yes "`` is ``yes``; the report's warnings then say which labels lost
+    whitespace. Column names and numbers (scores, counts) are always read
+    without the whitespace around them.
 ``--scores COL``
     Binary tasks: the score (or probability) of the positive class, which is
     ``--pos-label``, by default the second class in matrix order (``1`` of
@@ -67,10 +72,12 @@ compact per-row arrays with scores; a Parquet file through DuckDB). A small
 CSV file (under 64 MiB) with a problem, or with rows that ``--na drop`` skips,
 is reread row by row, so that the message names its lines.
 
-Labels are compared as text. Label columns in which every value is an integer
-written without leading zeros are integer labels: they sort as numbers (1, 2,
-10) and ``1`` matches ``1.0``; a value such as ``007`` keeps the columns text,
-so ``007`` and ``7`` are two classes. The report warns (in its text and in
+Labels are compared as text, as they are written, by the rule of
+:func:`clfmetrics.report`: ``yes`` and ``"yes "`` are two classes. Label
+columns in which every value is an integer written without leading zeros (or
+whitespace around it) are integer labels: they sort as numbers (1, 2, 10) and
+``1`` matches ``1.0``; a value such as ``007`` keeps the columns text, so
+``007`` and ``7`` are two classes. The report warns (in its text and in
 ``--json`` as ``warnings``) about labels that differ only in case, whitespace
 or leading zeros, and about a column of numbers with a few other values (with
 their lines). Problems with the input (a missing file or column, an empty
@@ -142,6 +149,13 @@ def _parser() -> argparse.ArgumentParser:
         nargs="+",
         metavar="LABEL",
         help="every class of the task, in matrix order (default: the sorted labels found)",
+    )
+    rep.add_argument(
+        "--strip-labels",
+        action="store_true",
+        help="remove the whitespace around every label before comparing them (default: "
+        "labels are compared as written, so 'yes ' and 'yes' are two classes and the report "
+        "warns); the report says which labels it stripped",
     )
     rep.add_argument(
         "--na",
@@ -237,6 +251,7 @@ def _evaluate(args):
         given=args.labels,
         delimiter=args.delimiter,
         encoding=args.encoding,
+        strip=args.strip_labels,
     )
     remain = cols.lines.size if cols.counts is None else int(cols.counts.sum())
     if cols.dropped.size:
@@ -276,6 +291,23 @@ def _evaluate(args):
     return out
 
 
+#: How the warning of :func:`clfmetrics._base.labels.near_duplicates` begins.
+_NEAR = "labels that differ only in case, whitespace or leading zeros"
+
+
+def _strip_hint(result, args) -> None:
+    """Name ``--strip-labels`` in the near-duplicates warning where whitespace is the
+    difference (the warning itself is the one :func:`clfmetrics.report` gives)."""
+    spaced = [x for x in result.labels if isinstance(x, str) and x != x.strip()]
+    if args.strip_labels or not spaced:
+        return
+    for k, text in enumerate(result.warnings):
+        if text.startswith(_NEAR):
+            result.warnings[k] = (
+                f"{text}; or pass --strip-labels to remove the whitespace around every label"
+            )
+
+
 def _counted(args, score_columns):
     """The file aggregated by DuckDB, or None where the row reader reads it (see above)."""
     parquet, engine = is_parquet(args.file), duckdb_installed()
@@ -310,6 +342,7 @@ def _counted(args, score_columns):
             counts=args.counts,
             delimiter=delimiter,
             width=None if header is None else len(header),
+            strip=args.strip_labels,
         )
     except InputError:
         if small:
@@ -334,6 +367,7 @@ def run(argv=None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LabelWarning)  # the report lists them
             result = _evaluate(args)
+        _strip_hint(result, args)
     except (InputError, ValueError) as err:
         message = " ".join(str(err).split())  # one line, whatever the message holds
         print(f"clfmetrics: error: {message}", file=sys.stderr)

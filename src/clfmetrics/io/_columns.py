@@ -6,8 +6,12 @@ never a class by accident: the tokens pandas' ``read_csv`` reads as missing
 (``NA_TOKENS``, compared without case) are refused, dropped or, for label
 columns only, kept as labels, as ``na`` says.
 
-Labels are compared as text. Numbers are matched as numbers only when every
-label of the label columns is an integer written without leading zeros: then
+Labels are compared as text, exactly as :func:`clfmetrics.report` compares
+strings: ``"yes"`` and ``"yes "`` are two classes (and the report warns that they
+differ only in whitespace), unless ``strip=True`` (``--strip-labels``) removes
+the whitespace around every label first, which the report then says. Numbers
+are matched as numbers only when every label of the label columns is an integer
+written without leading zeros or surrounding whitespace: then
 ``1``, ``2``, ``10`` sort as numbers and ``1`` in one column matches ``1.0`` in
 another. A label such as ``007`` or ``01`` makes the columns text (codes,
 not quantities), so ``007`` and ``7`` stay two classes, and the report warns
@@ -76,7 +80,31 @@ class Columns:
 
 
 def _missing(column: np.ndarray) -> np.ndarray:
-    return np.isin(np.char.lower(column), NA_TOKENS)
+    """Where a value is a missing-value token; a cell of blanks (or `` NA``) is missing too,
+    whether or not labels are stripped, so that no blank cell becomes a class by accident."""
+    return np.isin(np.char.lower(np.char.strip(column)), NA_TOKENS)
+
+
+def stripped(column: np.ndarray, changed: set) -> np.ndarray:
+    """``column`` without whitespace around its values; ``changed`` gains those that had some."""
+    out = np.char.strip(column)
+    moved = out != column
+    if moved.any():
+        changed.update(np.unique(column[moved]).tolist())
+    return out
+
+
+def strip_note(changed: set, most: int = 5) -> str:
+    """What ``--strip-labels`` did, for the report: the labels that lost whitespace."""
+    if not changed:
+        return "--strip-labels: no label had whitespace around it; nothing was stripped"
+    values = sorted(changed)
+    shown = ", ".join(f"{v!r} as {v.strip()!r}" for v in values[:most])
+    more = f" and {count(len(values) - most, 'more label')}" if len(values) > most else ""
+    return (
+        f"--strip-labels: the whitespace around labels was removed, so labels that differ "
+        f"only in it are one class: {shown}{more}"
+    )
 
 
 def _shown(token: str) -> str:
@@ -116,8 +144,9 @@ def _integer_labels(path, columns: dict, lines, given) -> tuple[dict, list] | No
     if any(v is None for v in values.values()) or (given is not None and wanted is None):
         return None
     texts = [*(np.unique(c).tolist() for c in columns.values()), list(given or [])]
-    if any(_LEADING_ZERO.match(t) for ts in texts for t in ts):
-        return None  # identifiers such as 007: compared as text (see the module's docstring)
+    if any(_LEADING_ZERO.match(t) or t != t.strip() for ts in texts for t in ts):
+        # identifiers such as 007, and " 1" beside "1": compared as text (see the docstring)
+        return None
     for name, x in values.items():
         bad = ~np.isfinite(x) | (x != np.trunc(x))
         if bad.any():

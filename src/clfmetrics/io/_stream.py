@@ -24,7 +24,7 @@ from operator import itemgetter
 import numpy as np
 
 from .._base.numbers import count
-from ._columns import Columns, _as_numbers, _label_columns, _missing, _shown
+from ._columns import Columns, _as_numbers, _label_columns, _missing, _shown, strip_note, stripped
 from ._counts import _quote, _relation, is_parquet
 from ._file import (
     InputError,
@@ -117,12 +117,15 @@ def read_columns(
     delimiter: str | None = None,
     encoding: str | None = None,
     batch: int = BATCH,
+    strip: bool = False,
 ) -> Columns:
     """The label and number columns of ``path``, checked, read in batches of ``batch`` rows.
 
     Without ``number_names`` the result is counted: ``labels`` hold the distinct
     combinations, ``counts`` their rows, ``lines`` the first line of each.
-    With them, one entry per row. Raises :class:`InputError`.
+    With them, one entry per row. Labels are read as they are written unless ``strip``
+    (``--strip-labels``) removes the whitespace around them (numbers always lose it).
+    Raises :class:`InputError`.
     """
     names = list(dict.fromkeys([*label_names, *number_names]))
     per_row = bool(number_names)
@@ -147,6 +150,7 @@ def read_columns(
     values = {n: _Values() for n in label_names}
     bad_numbers: dict[tuple[str, str], tuple[int, str]] = {}
     kept, combined, dropped, body, raw = [], [], [], 0, None
+    changed = set() if strip else None  # the labels that had whitespace around them
 
     def chunks():
         yield first[0][1:], first[1][1:]
@@ -167,7 +171,9 @@ def read_columns(
             lines = lines[fit]
         if ragged.rows or not rows:
             continue  # the file is refused for its ragged rows; only count them
-        raw = {n: np.char.strip(np.array(list(map(take[n], rows)), dtype=str)) for n in names}
+        raw = {n: np.array(list(map(take[n], rows)), dtype=str) for n in names}
+        for name in number_names:
+            raw[name] = np.char.strip(raw[name])
         drop = np.zeros(lines.size, dtype=bool)
         for name in checked:
             gap = _missing(raw[name])
@@ -180,6 +186,9 @@ def read_columns(
             raw, lines = {n: c[keep] for n, c in raw.items()}, lines[keep]
             if not lines.size:
                 continue
+        if strip:
+            for name in label_names:
+                raw[name] = stripped(raw[name], changed)
         # Line numbers as int32 below 2**31 (4 bytes a row kept, not 8): joined with a cast.
         part = {"lines": lines.astype(np.int32) if lines[-1] < 2**31 else lines}
         for name in label_names:
@@ -218,9 +227,9 @@ def read_columns(
     first = rows = raw = None  # the last batch's text
     table = _combinations(_joined(combined), label_names, merged=True)
     rows = _rows(kept, label_names, number_names) if per_row else None
-    return _finish(
-        path, table, rows, values, label_names, number_names, given, bad_numbers, dropped
-    )
+    out = _finish(path, table, rows, values, label_names, number_names, given, bad_numbers, dropped)
+    out.warnings[:0] = [strip_note(changed)] if strip else []
+    return out
 
 
 def _numbers(name, column, lines, bad: dict) -> np.ndarray:
