@@ -39,6 +39,7 @@ def read_columns(
     delimiter: str | None = None,
     encoding: str | None = None,
     strip: bool = False,
+    decimal: str = ".",
 ) -> Columns:
     """The label columns and number columns of ``path``, checked, with the line of each row.
 
@@ -91,6 +92,7 @@ def read_columns(
     labels, classes, notes = _label_columns(path, kept, lines[keep_rows], given)
     notes[:0] = [strip_note(changed)] if strip else []
     numbers = {
-        n: _number_column(path, n, raw[n][keep_rows], lines[keep_rows]) for n in number_names
+        n: _number_column(path, n, raw[n][keep_rows], lines[keep_rows], decimal)
+        for n in number_names
     }
     return Columns(labels, classes, numbers, lines[keep_rows], lines[drop], notes)

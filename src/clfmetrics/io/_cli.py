@@ -51,6 +51,11 @@ The options besides ``--truth`` and ``--pred``:
     The field delimiter (``tab`` for a tab). Default: the one of ``,``, ``;``,
     tab and ``|`` under which the header names every column given; where that
     does not decide, ``csv.Sniffer`` on the first rows.
+``--decimal .|,``
+    The decimal mark of the number columns (``--scores``, ``--proba``,
+    ``--counts``): ``,`` reads ``0,0255`` as 0.0255, for files written with
+    decimal commas (their delimiter is then ``;`` or tab, not ``,``). Without
+    it, a score written so is refused with a hint naming ``--decimal ,``.
 ``--encoding NAME``
     The file's text encoding (default UTF-8); a byte that does not decode is
     reported with its line. A ``.gz`` file is decompressed (no DuckDB needed).
@@ -100,7 +105,7 @@ from ..inference._bootstrap import DEFAULT_SEED
 from ..reporting._comparison import compare, compare_from_counts
 from ..reporting._report import report_from_counts, report_of_codes
 from ..reporting._scores import AUC_METHODS
-from ._columns import NA_CHOICES
+from ._columns import DECIMALS, NA_CHOICES
 from ._counts import counted_columns, duckdb_installed, is_parquet
 from ._file import (
     InputError,
@@ -193,6 +198,13 @@ def _parser() -> argparse.ArgumentParser:
         help="field delimiter (default: chosen from , ; tab | by the header); 'tab' for a tab",
     )
     rep.add_argument(
+        "--decimal",
+        choices=DECIMALS,
+        default=".",
+        help="decimal mark of the score and count columns: '.' (default) or ',' (0,0255 "
+        "read as 0.0255; the delimiter must then be another character, such as ;)",
+    )
+    rep.add_argument(
         "--encoding", help="the file's text encoding (default utf-8), e.g. latin-1, cp1252"
     )
     add_output_options(rep)
@@ -226,6 +238,7 @@ def _evaluate(args):
         )
     args.delimiter = delimiter_option(args.delimiter)
     args.encoding_used = check_encoding(args.encoding)
+    _check_decimal(args, score_columns)
     if score_columns and len(args.pred) == 2:
         raise InputError("--scores and --proba go with one --pred (the report), not a comparison")
     if args.pos_label is not None and not args.scores:
@@ -252,6 +265,7 @@ def _evaluate(args):
         delimiter=args.delimiter,
         encoding=args.encoding,
         strip=args.strip_labels,
+        decimal=args.decimal,
     )
     remain = cols.lines.size if cols.counts is None else int(cols.counts.sum())
     if cols.dropped.size:
@@ -289,6 +303,20 @@ def _evaluate(args):
                       **options)  # fmt: skip
     out.warnings[:0] = cols.warnings
     return out
+
+
+def _check_decimal(args, score_columns) -> None:
+    """``--decimal ,`` needs a delimiter that is not the comma (fixed here if it is chosen)."""
+    if args.decimal == "." or is_parquet(args.file):
+        return
+    names = [args.truth, *args.pred, *score_columns, *([args.counts] if args.counts else [])]
+    args.delimiter = args.delimiter or choose_delimiter(args.file, names, args.encoding_used)
+    if args.delimiter == ",":
+        raise InputError(
+            f"--decimal , reads decimal commas, but {args.file}'s delimiter is the comma too; "
+            "a file with decimal commas separates its fields by ; or tab (pass --delimiter "
+            "if it does)"
+        )
 
 
 #: How the warning of :func:`clfmetrics._base.labels.near_duplicates` begins.
@@ -343,6 +371,7 @@ def _counted(args, score_columns):
             delimiter=delimiter,
             width=None if header is None else len(header),
             strip=args.strip_labels,
+            decimal=args.decimal,
         )
     except InputError:
         if small:

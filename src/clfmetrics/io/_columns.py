@@ -53,6 +53,10 @@ NA_CHOICES = ("error", "drop", "keep")
 _EXACT = 2.0**53
 #: A number written with a leading zero (007, -01): an identifier, compared as text.
 _LEADING_ZERO = re.compile(r"^[+-]?0[0-9]")
+#: A number written with a decimal comma (0,0255; -1,5e-3), as --decimal , reads it.
+_DECIMAL_COMMA = re.compile(r"^[+-]?[0-9]*,[0-9]+(?:[eE][+-]?[0-9]+)?$")
+#: The decimal marks that ``--decimal`` accepts.
+DECIMALS = (".", ",")
 #: A column is "numbers with a few exceptions" when at most this share of its rows is not.
 _FEW = 0.1
 
@@ -119,13 +123,27 @@ def _as_numbers(values: np.ndarray) -> np.ndarray | None:
         return None
 
 
-def _number_column(path: str, name: str, values: np.ndarray, lines: np.ndarray) -> np.ndarray:
+def decimal_point(column: np.ndarray, decimal: str = ".") -> np.ndarray:
+    """Number text as Python reads it: with ``decimal=","`` (``--decimal ,``) 0,5 is 0.5."""
+    return column if decimal == "." else np.char.replace(column, decimal, ".")
+
+
+def not_a_number(path, line, name, value: str, what="not a number", decimal=".") -> InputError:
+    """The error for a number column's bad value; a decimal comma gets the option that reads it."""
+    hint = ""
+    if what == "not a number" and decimal == "." and _DECIMAL_COMMA.match(value.strip()):
+        hint = "; it looks like a decimal comma: pass --decimal , to read 0,5 as 0.5"
+    return InputError(f"{path}, line {line}: column {name!r} holds {value!r}, {what}{hint}")
+
+
+def _number_column(
+    path: str, name: str, values: np.ndarray, lines: np.ndarray, decimal: str = "."
+) -> np.ndarray:
+    shown, values = values, decimal_point(values, decimal)
     x = _as_numbers(values)
     if x is None:
         bad = next(k for k, v in enumerate(values.tolist()) if _as_numbers(np.array([v])) is None)
-        raise InputError(
-            f"{path}, line {lines[bad]}: column {name!r} holds {str(values[bad])!r}, not a number"
-        )
+        raise not_a_number(path, lines[bad], name, str(shown[bad]), decimal=decimal)
     if not np.isfinite(x).all():
         bad = int(np.argmax(~np.isfinite(x)))
         raise InputError(

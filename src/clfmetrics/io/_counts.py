@@ -84,6 +84,7 @@ def counted_columns(
     delimiter=None,
     width=None,
     strip=False,
+    decimal=".",
 ):
     """The label columns of ``path`` aggregated by DuckDB: a :class:`Counted`.
 
@@ -117,6 +118,8 @@ def counted_columns(
     else:
         number = _quote(header[counts])
         if not is_parquet(path):  # a CSV's text: empty or not a number becomes NULL
+            if decimal != ".":
+                number = f"replace({number}, '{decimal}', '.')"
             number = f"TRY_CAST(trim({number}) AS DOUBLE)"
     # Text as written, NULL as empty: the row reader's view of every value (``strip`` is
     # applied to the distinct combinations below, where the labels it changes are collected).
