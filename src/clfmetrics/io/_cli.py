@@ -37,12 +37,15 @@ The options besides ``--truth`` and ``--pred``:
     precision with their intervals and, for probabilities in [0, 1], the Brier
     score, log loss, expected calibration error and a reliability table.
 ``--proba COL [COL ...]``
-    One probability column per class, in matrix order: the order of
-    ``--labels`` if given, else of the sorted labels (numbers numerically).
-    The same additions, one class against the rest per column. Columns
-    named like the classes but listed in another order are refused; rows must
-    sum to 1 (rows off by at most 0.01, as rounding leaves them, are rescaled
-    and a note on stderr says so).
+    One probability column per class. Columns named for the classes (``cat``,
+    ``p_cat``, ``prob_cat`` or ``proba_cat`` for class ``cat``) are matched to
+    them by name, in any order (a note on stderr says how, where the order
+    differs); columns named for no class are taken in matrix order: the order
+    of ``--labels`` if given, else of the sorted labels (numbers numerically).
+    Some columns named for classes and some not, or two for one class, are
+    refused. The same additions, one class against the rest per column. Rows
+    must sum to 1 (rows off by at most 0.01, as rounding leaves them, are
+    rescaled and a note on stderr says so).
 ``--counts COL``
     The file is already aggregated: ``COL`` holds each row's number of items
     (what ``SELECT truth, pred, count(*) ... GROUP BY`` writes). A CSV file is
@@ -177,7 +180,9 @@ def _parser() -> argparse.ArgumentParser:
         "--proba",
         nargs="+",
         metavar="COL",
-        help="one probability column per class, in --labels order (default: sorted labels)",
+        help="one probability column per class: columns named for the classes (cat, p_cat, "
+        "prob_cat, proba_cat) are matched to them by name in any order; others are taken in "
+        "--labels order (default: the sorted labels)",
     )
     rep.add_argument(
         "--pos-label", metavar="LABEL", help="the class --scores scores (default: the second)"
