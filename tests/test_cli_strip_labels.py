@@ -54,10 +54,14 @@ def _parquet(tmp_path, csv_path):
 
 
 def _json(capsys, argv, engine=True, monkeypatch=None):
+    """The report as JSON; ``engine``: True (DuckDB, but a small CSV file with notes is
+    reread by rows), "always" (DuckDB's counts whatever the size), False (no DuckDB)."""
     if not engine:
         monkeypatch.setattr(cli, "duckdb_installed", lambda: False)
+    if engine == "always":
+        monkeypatch.setattr(cli, "SMALL_CSV", 0)
     status = run([*argv, "--json", "--size", "100"])
-    if not engine:
+    if engine is not True:
         monkeypatch.undo()
     out, err = capsys.readouterr()
     assert status == 0, err
@@ -84,6 +88,7 @@ def _paths(tmp_path, scored):
     return [
         ("row reader, counted", ["report", str(csv_path), *head], False),
         ("DuckDB counts of the CSV", ["report", str(csv_path), *head], True),
+        ("DuckDB counts of a large CSV", ["report", str(csv_path), *head], "always"),
         ("DuckDB counts of the Parquet file", ["report", str(parquet), *head], True),
         ("row reader, per row", ["report", str(csv_path), *head, *scored], False),
         ("Parquet row by row", ["report", str(parquet), *head, *scored], True),
@@ -130,7 +135,7 @@ def test_strip_labels_merges_them_on_every_path_and_says_so(tmp_path, capsys, mo
         ), name
         assert not any(w.startswith("labels that differ only") for w in got["warnings"]), name
         results.append(got["metrics"])
-    assert all(r == results[0] for r in results[:3])  # the counted paths: the same numbers
+    assert all(r == results[0] for r in results[:4])  # the counted paths: the same numbers
     clean = _csv(tmp_path, stripped, "clean.csv")
     argv = ["report", str(clean), "--truth", "gold", "--pred", "model", "--strip-labels"]
     got = _json(capsys, argv, False, monkeypatch)
@@ -199,3 +204,19 @@ def test_the_streaming_reader_equals_the_in_memory_reference(tmp_path, strip):
             counted = Counter(dict(zip(pairs, got.counts.tolist(), strict=True)))
             rows = zip(ref.labels["gold"].tolist(), ref.labels["model"].tolist(), strict=True)
             assert counted == Counter(rows)
+
+
+def test_messages_quote_classes_that_whitespace_tells_apart(tmp_path, capsys):
+    path = _csv(tmp_path)
+    assert run(["report", str(path), "--truth", "gold", "--pred", "model", "--scores", "s"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "there are 4 (' no' 'no' 'yes' 'yes ')" in err
+    assert err.rstrip().endswith(
+        "some classes differ only in whitespace around them: --strip-labels merges them"
+    )
+    argv = ["report", str(path), "--truth", "gold", "--pred", "model", "--proba", "q0", "q1"]
+    assert run(argv) == 2
+    err = capsys.readouterr().err
+    assert "--proba names 2 columns, but there are 4 classes (' no' 'no' 'yes' 'yes ')" in err
+    assert "--strip-labels merges them" in err
+    assert run([*argv[:-3], "--scores", "s", "--strip-labels", "--size", "50"]) == 0

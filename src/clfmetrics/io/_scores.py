@@ -28,6 +28,24 @@ ROUNDING = 0.01
 BLOCK = 2**16
 
 
+def classes_text(classes) -> str:
+    """The classes for a message, space-separated; quoted where one has whitespace in it
+    or around it (``' no' 'no'``), which a plain join would hide."""
+    texts = [str(c) for c in classes]
+    if any(t != t.strip() or " " in t or not t for t in texts):
+        return " ".join(map(repr, texts))
+    return " ".join(texts)
+
+
+def strip_hint(classes) -> str:
+    """A message's pointer to ``--strip-labels`` where classes differ only in whitespace
+    around them (as the report's warning says, the command line keeps them apart)."""
+    texts = [c for c in classes if isinstance(c, str)]
+    if len({t.strip() for t in texts}) < len(texts):
+        return "; some classes differ only in whitespace around them: --strip-labels merges them"
+    return ""
+
+
 def option_terms(message: str, args) -> str:
     """An error of ``report(scores=...)`` in the words of the command line's options."""
     given = "the --scores column" if args.scores else "the --proba columns"
@@ -86,27 +104,28 @@ def score_columns(args, cols):
     """The --scores column or the --proba matrix (checked), and the positive class."""
     classes = cols.classes
     if args.scores and len(classes) != 2:
-        shown = " ".join(map(str, classes))
+        shown = classes_text(classes)
         raise InputError(
             f"--scores gives the score of one class, for a task of two classes; there are "
             f"{len(classes)} ({shown}): give one probability column per class with --proba "
-            "instead, in that order"
+            f"instead, in that order{strip_hint(classes)}"
         )
     if args.scores:
         pos = None
         if args.pos_label is not None:
             pos = next((c for c in classes if str(c) == args.pos_label.strip()), None)
             if pos is None:
-                shown = " ".join(map(str, classes))
+                shown = classes_text(classes)
                 raise InputError(f"--pos-label {args.pos_label} is not one of the classes {shown}")
         return cols.numbers[args.scores], pos
     if not args.proba:
         return None, None
-    names, shown = list(args.proba), " ".join(map(str, classes))
+    names, shown = list(args.proba), classes_text(classes)
     if len(names) != len(classes):
         raise InputError(
             f"--proba names {len(names)} columns, but there are {len(classes)} classes "
-            f"({shown}): give one column per class, in that order (--labels sets the classes)"
+            f"({shown}): give one column per class, in that order (--labels sets the "
+            f"classes){strip_hint(classes)}"
         )
     order = _by_name(names, classes)
     if order != names:
