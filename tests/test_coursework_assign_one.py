@@ -13,6 +13,7 @@ that names that reason.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -45,6 +46,12 @@ def _assign(book: Path, out: Path, *argv: str) -> int:
 
 def _files(out: Path, stem: str) -> dict[str, bytes]:
     return {f.format(stem): (out / f.format(stem)).read_bytes() for f in FILES}
+
+
+def _copy(out: Path, to: Path) -> Path:
+    """A copy of the assignments ``out`` (the module's own stay as they are)."""
+    shutil.copytree(out, to)
+    return to
 
 
 def _chapters(out: Path) -> list[str]:
@@ -117,12 +124,7 @@ def test_a_chapter_the_manifest_does_not_hold_is_named_as_the_reason(assigned, t
 
 def test_a_chapter_whose_files_are_gone_leaves_the_manifest(assigned, tmp_path):
     book, out, _ = assigned
-    copy = tmp_path / "copy"
-    for folder in ("student", "teacher", "autograder"):
-        (copy / folder).mkdir(parents=True)
-        for path in (out / folder).iterdir():
-            (copy / folder / path.name).write_bytes(path.read_bytes())
-    (copy / "manifest.json").write_text((out / "manifest.json").read_text())
+    copy = _copy(out, tmp_path / "copy")
     (copy / "autograder" / f"{OVER_STEM}.zip").unlink()  # a teacher removed it by hand
     assert _assign(book, copy, str(book / f"{TOTAL}.md")) == 0
     assert _chapters(copy) == [TOTAL]  # no entry whose zip grading would miss
@@ -148,3 +150,15 @@ def test_hidden_tests_are_not_mixed_across_chapters(assigned, tmp_path, capsys):
     (entry,) = json.loads((mine / "manifest.json").read_text())["chapters"]
     assert entry["exercises"][0]["hidden"] == "teacher"
     assert "with your hidden tests" in capsys.readouterr().out
+
+
+def test_a_chapter_assigned_without_exercises_leaves_no_files(assigned, tmp_path):
+    book, out, before = assigned
+    copy = _copy(out, tmp_path / "copy")
+    plain = tmp_path / "book"
+    plain.mkdir()
+    (plain / f"{TOTAL}.md").write_text(total_chapter().split("```{exercise}")[0])
+    assert _assign(book, copy, str(plain / f"{TOTAL}.md")) == 0
+    assert _chapters(copy) == [OVER_STEM]
+    assert not any((copy / f.format(TOTAL)).exists() for f in FILES)
+    assert _files(copy, OVER_STEM) == before

@@ -198,13 +198,6 @@ def write_assignments(
         if not some:
             shutil.rmtree(out / which, ignore_errors=True)
         (out / which).mkdir(parents=True, exist_ok=True)
-    for a in assignments:  # the chapters assigned now: their earlier files go first
-        for path in (
-            f"student/{a.stem}.ipynb",
-            f"teacher/{a.stem}.ipynb",
-            f"autograder/{a.stem}.zip",
-        ):
-            (out / path).unlink(missing_ok=True)
     graded = [a for a in assignments if a.graded]
     labels = {ex.label for a in graded for ex in a.graded}
     if some and hidden is not None:  # the folder may hold tests of the chapters not assigned now
@@ -229,6 +222,12 @@ def write_assignments(
                 *(graded, [root] * n, [out] * n, [run_tests] * n, [book] * n, per_chapter),
             )
         )
+    # A chapter assigned now without graded exercises (any more) leaves no files behind; the
+    # others' files were overwritten, so a failed otter assign above left the earlier ones.
+    for a in assignments:
+        if not a.graded:
+            for which, suffix in zip(FILES, (".ipynb", ".ipynb", ".zip"), strict=True):
+                (out / which / f"{a.stem}{suffix}").unlink(missing_ok=True)
     manifest = {"chapters": merged_manifest(kept, entries, root), "hidden": used}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
