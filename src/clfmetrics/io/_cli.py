@@ -206,6 +206,7 @@ def _parser() -> argparse.ArgumentParser:
         "--decimal",
         choices=DECIMALS,
         default=".",
+        metavar="MARK",
         help="decimal mark of the score and count columns: '.' (default) or ',' (0,0255 "
         "read as 0.0255; the delimiter must then be another character, such as ;)",
     )
