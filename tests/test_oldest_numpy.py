@@ -1,19 +1,20 @@
-"""The oldest numpy and Python that pyproject.toml promises are the ones run here.
+"""The oldest numpy, DuckDB and Python that pyproject.toml promises are the ones run here.
 
-``pip install clfmetrics`` accepts any numpy from the lower bound of ``dependencies`` on, on
-any Python from ``requires-python``'s; the book's and the tests' environments pin a recent
-numpy. This test builds a fresh environment from PyPI with uv (the pinned one that set up
-.venv) holding the oldest promised numpy on the oldest promised Python, the library as
-``pip install .[duckdb]`` gives it, and the oracles at their newest releases that support
-that numpy, and runs the library's tier of the suite there: every test file that imports
-nothing but the library, the standard library, numpy, pytest and hypothesis, the oracles
-(scipy, scikit-learn) and the library's optional pandas and DuckDB, and the library's
-doctests.
+``pip install clfmetrics`` accepts any numpy from the lower bound of ``dependencies`` on (and
+``[duckdb]`` any DuckDB from its extra's), on any Python from ``requires-python``'s; the book's
+and the tests' environments pin recent ones. This test builds a fresh environment from PyPI
+with uv (the pinned one that set up .venv) holding the oldest promised numpy and DuckDB on
+the oldest promised Python, the library as ``pip install .[duckdb]`` gives it, and the
+oracles at their newest releases that support that numpy, and runs the library's tier of the
+suite there: every test file that imports nothing but the library, the standard library,
+numpy, pytest and hypothesis, the oracles (scipy, scikit-learn) and the library's optional
+pandas and DuckDB; and the library's doctests.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -27,10 +28,20 @@ from packaging.requirements import Requirement
 pytestmark = pytest.mark.fresh_env
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-#: numpy at the lower bound of its range, and the oldest Python, both as promised.
-(NUMPY,) = [Requirement(r) for r in PROJECT["dependencies"] if r.startswith("numpy")]
-(OLDEST_NUMPY,) = [s.version for s in NUMPY.specifier if s.operator == ">="]
 OLDEST_PYTHON = PROJECT["requires-python"].removeprefix(">=")
+
+
+def _oldest(requirement: str) -> str:
+    """A range's lower bound, pinned: numpy>=1.24.1 gives numpy==1.24.1."""
+    parsed = Requirement(requirement)
+    (bound,) = [s.version for s in parsed.specifier if s.operator == ">="]
+    return f"{parsed.name}=={bound}"
+
+
+#: The library's own ranges, each at its lower bound: numpy, and DuckDB (the one engine the
+#: tier runs).
+OLDEST = [_oldest(r) for r in PROJECT["dependencies"] + PROJECT["optional-dependencies"]["duckdb"]]
+NAMES = [Requirement(r).name for r in OLDEST]
 
 #: What the tier may import besides the standard library and its own helper modules.
 TIER_IMPORTS = {"clfmetrics", "numpy", "pytest", "hypothesis", "scipy", "sklearn", "pandas"}
@@ -115,7 +126,7 @@ def _run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
     return proc
 
 
-def test_the_library_tier_passes_with_the_oldest_numpy_and_python(tmp_path):
+def test_the_library_tier_passes_at_the_oldest_promised_versions(tmp_path):
     uv = str(Path(sys.executable).parent / "uv")
     venv = tmp_path / "oldest"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PYTHON"))}
@@ -133,21 +144,20 @@ def test_the_library_tier_passes_with_the_oldest_numpy_and_python(tmp_path):
             python,
             "--exclude-newer",
             AS_OF,
-            f"numpy=={OLDEST_NUMPY}",
+            *OLDEST,
             f"{ROOT}[duckdb]",
             *PACKAGES,
         ],
         env=env,
     )
-    versions = _run(
-        [
-            python,
-            "-c",
-            "import sys, numpy; print('%d.%d' % sys.version_info[:2], numpy.__version__)",
-        ],
-        env=env,
-    ).stdout.split()
-    assert versions == [OLDEST_PYTHON, OLDEST_NUMPY]
+    script = (
+        "import json, sys; from importlib.metadata import version; "
+        f"print(json.dumps(['%d.%d' % sys.version_info[:2], *map(version, {NAMES!r})]))"
+    )
+    python_version, *installed = json.loads(_run([python, "-c", script], env=env).stdout)
+    assert python_version == OLDEST_PYTHON
+    for requirement, got in zip(OLDEST, installed, strict=True):
+        assert Requirement(requirement).specifier.contains(got), (requirement, got)
     # The installed library, not src/ (its doctests by --pyargs); one process, beside the
     # suite's own workers; any skip would be a test of the tier that did not run.
     proc = subprocess.run(
