@@ -10,6 +10,7 @@ pins of the one it is compiled under, and its header names the command that made
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -155,6 +156,8 @@ def _commands() -> list[str]:
     dry = subprocess.run(
         ["make", "--no-print-directory", "-n", "requirements"],
         cwd=ROOT,
+        # Not the flags of a `make test` this runs under (its jobserver's, for one).
+        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")},
         capture_output=True,
         text=True,
         check=True,
