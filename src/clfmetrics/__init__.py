@@ -12,9 +12,9 @@ The library is grouped by concern, and imports point down only::
 
     io/             the command line, its file readers, counts from data engines
     reporting/      the report that explains itself; the paired comparison
-    probabilities/  proper scores, reliability and calibration
-    inference/      intervals, bands, tests, coverage simulations
-    scores/         the threshold sweep, ROC and PR curves, costs, decisions
+    probabilities/  proper scores, reliability and calibration, Brier curves
+    inference/      intervals, bands, decision curves, tests, coverage simulations
+    scores/         the threshold sweep, ROC, PR and cost curves, costs, decisions, net benefit
     metrics/        metrics of a confusion matrix
     _base/          input checks, kinds of label, class codes, number formatting, arrays
 

@@ -89,6 +89,35 @@ def test_from_counts_is_the_same_curve_and_band():
             np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
 
 
+def test_counts_from_duckdb_give_the_items_curve_and_band():
+    import duckdb  # the duckdb extra, in requirements-dev.txt
+
+    from clfmetrics import duckdb_counts
+
+    y, s = _data(5, n=500)
+    frame = pd.DataFrame({"outcome": y, "risk": s})
+    con = duckdb.connect()
+    con.register("visits", frame)
+    labels, risk, n = duckdb_counts(con.sql("SELECT * FROM visits"), ["outcome", "risk"])
+    a = decision_curve(y, s, THRESHOLDS, size=200, rng=3)
+    b = decision_curve_from_counts(
+        risk, n * (labels == 1), n * (labels == 0), THRESHOLDS, size=200, rng=3
+    )
+    np.testing.assert_array_equal(a.net_benefit, b.net_benefit)
+    np.testing.assert_array_equal(a.low, b.low)
+    np.testing.assert_array_equal(a.high, b.high)
+
+
+def test_masked_input_is_refused():
+    hidden = np.ma.array([0.1, 0.8, 0.3, 0.4], mask=[0, 1, 0, 0])
+    with pytest.raises(ValueError, match="scores"):
+        net_benefit([0, 1, 0, 1], hidden, [0.2])
+    with pytest.raises(ValueError, match="thresholds"):
+        net_benefit([0, 1, 0, 1], [0.1, 0.8, 0.3, 0.4], np.ma.array([0.2, 0.3], mask=[0, 1]))
+    with pytest.raises(ValueError, match="positives"):
+        decision_curve_from_counts([0.2, 0.6], np.ma.array([1, 2], mask=[1, 0]), [2, 2], [0.5])
+
+
 def test_a_hundred_million_items_from_counts():
     values = np.linspace(0, 1, 101)
     rng = np.random.default_rng(0)

@@ -267,9 +267,13 @@ def decision_curve_from_counts(
 ) -> DecisionCurve:
     """:func:`decision_curve` from counts: how many positives and negatives hold each score.
 
-    The counts of a file or a database (``SELECT score, SUM(y), SUM(1 - y) ... GROUP BY
-    score``) give the same curve and, with the same ``rng``, the same band as the items
-    themselves: the bootstrap draws the counts between consecutive thresholds in both.
+    The counts of a file or a database give the same curve and, with the same ``rng``,
+    the same band as the items themselves: the bootstrap draws the counts between
+    consecutive thresholds in both. From :func:`clfmetrics.io.duckdb_counts` (its label
+    and score columns, then the counts)::
+
+        y, risk, n = duckdb_counts("visits.parquet", ["outcome", "risk"])
+        decision_curve_from_counts(risk, n * (y == 1), n * (y == 0), thresholds)
 
     Parameters
     ----------
