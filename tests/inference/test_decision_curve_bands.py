@@ -13,7 +13,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clfmetrics import decision_curve, decision_curve_from_counts, net_benefit_difference
+from clfmetrics import (
+    decision_curve,
+    decision_curve_from_counts,
+    net_benefit_difference,
+    net_benefit_difference_from_counts,
+)
 
 LEVELS = (np.arange(10) + 0.5) / 10
 THRESHOLDS = np.array([0.1, 0.2, 0.3, 0.4, 0.5])
@@ -115,3 +120,26 @@ def test_bad_pairs_are_refused():
         net_benefit_difference([0, 1, 0], [0.1, 0.9, 0.2], [0.1, 0.9], [0.5])
     with pytest.raises(ValueError, match="one number or a pair"):
         net_benefit_difference([0, 1], [0.1, 0.9], [0.2, 0.8], [0.5], harm=(0.1, 0.2, 0.3))
+
+
+def test_the_paired_difference_from_counts_is_that_of_the_items():
+    y, a, b = _cohort(np.random.default_rng(4))
+    pairs, inverse = np.unique(np.column_stack([a, b, y]), axis=0, return_inverse=True)
+    n = np.bincount(inverse.ravel())
+    for prevalence in (None, 0.2):
+        items = net_benefit_difference(
+            y, a, b, THRESHOLDS, harm=(0.0, 0.01), prevalence=prevalence, size=300, rng=5
+        )
+        counted = net_benefit_difference_from_counts(
+            pairs[:, 0],
+            pairs[:, 1],
+            n * (pairs[:, 2] == 1),
+            n * (pairs[:, 2] == 0),
+            THRESHOLDS,
+            harm=(0.0, 0.01),
+            prevalence=prevalence,
+            size=300,
+            rng=5,
+        )
+        for field in ("difference", "net_benefit_a", "low", "high", "pointwise_high"):
+            np.testing.assert_array_equal(getattr(items, field), getattr(counted, field))

@@ -19,6 +19,7 @@ from ._decision_curves import (
     decision_curve,
     decision_curve_from_counts,
     net_benefit_difference,
+    net_benefit_difference_from_counts,
 )
 from ._decisions import bayes_cost_interval
 from ._grouped import clustered_coverage, confusion_by_group, group_interval, sample_clustered
@@ -91,6 +92,7 @@ __all__ = [
     "mcnemar",
     "mcnemar_sample_size",
     "net_benefit_difference",
+    "net_benefit_difference_from_counts",
     "paired_bootstrap",
     "paired_interval",
     "permutation_test",

@@ -37,10 +37,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..scores import (
+    as_scores,
     bin_index,
     bins_from_counts,
+    check_counts,
     check_harm,
     check_prevalence,
+    check_risks,
     check_thresholds,
     checked_scores,
     exchange_rate,
@@ -366,34 +369,119 @@ def net_benefit_difference(
     s_b, _ = checked_scores(y_true, scores_b, pos_label, "scores_b")
     if len(s_a) != len(s_b):
         raise ValueError(f"scores_a and scores_b differ in length: {len(s_a)} vs {len(s_b)}")
+    return _difference(s_a, s_b, is_pos, None, thresholds, harm, prevalence, level, size, rng)
+
+
+def net_benefit_difference_from_counts(
+    scores_a,
+    scores_b,
+    positives,
+    negatives,
+    thresholds,
+    *,
+    harm=0.0,
+    prevalence=None,
+    level=0.95,
+    size=2000,
+    rng=None,
+) -> NetBenefitDifference:
+    """:func:`net_benefit_difference` from counts of the items per pair of scores.
+
+    The same difference and, with the same ``rng``, the same band as the items: both
+    resample the counts of the joint cells (bin of each model's score, class). From
+    :func:`clfmetrics.io.duckdb_counts`::
+
+        y, a, b, n = duckdb_counts("visits.parquet", ["outcome", "risk_a", "risk_b"])
+        net_benefit_difference_from_counts(a, b, n * (y == 1), n * (y == 0), thresholds)
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like of float, shape (K,)
+        The two models' risks in [0, 1] of each combination (a pair may repeat).
+    positives, negatives : array_like of int, shape (K,)
+        Whole, non-negative numbers of positive and negative items with each pair.
+    thresholds, harm, prevalence, level, size, rng
+        As in :func:`net_benefit_difference`.
+
+    Returns
+    -------
+    NetBenefitDifference
+
+    Examples
+    --------
+    >>> d = net_benefit_difference_from_counts(
+    ...     [0.1, 0.6, 0.6], [0.1, 0.1, 0.6], [1, 4, 5], [20, 5, 2], [0.3], size=200, rng=0
+    ... )
+    >>> round(float(d.difference[0]), 4)
+    0.0502
+    """
+    s_a, s_b = (
+        as_scores(scores_a, ndim=1, name="scores_a"),
+        as_scores(scores_b, ndim=1, name="scores_b"),
+    )
+    if len(s_a) != len(s_b):
+        raise ValueError(f"scores_a and scores_b differ in length: {len(s_a)} vs {len(s_b)}")
+    check_risks(s_a, "scores_a")
+    check_risks(s_b, "scores_b")
+    pos, neg = check_counts(positives, negatives, s_a.size)
+    is_pos = np.r_[np.ones(s_a.size, bool), np.zeros(s_a.size, bool)]
+    return _difference(
+        np.r_[s_a, s_a],
+        np.r_[s_b, s_b],
+        is_pos,
+        np.r_[pos, neg],
+        thresholds,
+        harm,
+        prevalence,
+        level,
+        size,
+        rng,
+    )
+
+
+def _difference(s_a, s_b, is_pos, weights, thresholds, harm, prevalence, level, size, rng):
     t = check_thresholds(thresholds)
     harm_a, harm_b = _check_harms(harm)
     prevalence = check_prevalence(prevalence)
     level, size = rs.check_level(level), rs.check_size(size)
     rng = np.random.default_rng(rng)
-    bins_a, bins_b = threshold_bins(s_a, is_pos, t), threshold_bins(s_b, is_pos, t)
-    nb_a = net_benefit_from_bins(bins_a, harm_a, prevalence)
-    nb_b = net_benefit_from_bins(bins_b, harm_b, prevalence)
-    observed = nb_a - nb_b
     # The joint cells (bin of a, bin of b) of each class: all the paired resample needs.
-    k1 = bins_a.edges.size + 1
-    at_a, at_b = bin_index(s_a, bins_a.edges), bin_index(s_b, bins_a.edges)
+    edges, where = np.unique(t, return_inverse=True)
+    where = where.ravel()
+    k1 = edges.size + 1
+    at_a, at_b = bin_index(s_a, edges), bin_index(s_b, edges)
     cells = []
     for members in (is_pos, ~is_pos):
-        keys, counts = np.unique(at_a[members] * k1 + at_b[members], return_counts=True)
-        cells.append((keys // k1, keys % k1, counts.astype(np.int64)))
+        keys, inverse = np.unique(at_a[members] * k1 + at_b[members], return_inverse=True)
+        w = None if weights is None else weights[members]
+        counts = np.bincount(inverse.ravel(), weights=w, minlength=keys.size).astype(np.int64)
+        keep = counts > 0
+        cells.append((keys[keep] // k1, keys[keep] % k1, counts[keep]))
     (pa, pb, pos), (na, nb, neg) = cells
-    n_pos, n_neg = bins_a.sizes
+    n_pos, n_neg = int(pos.sum()), int(neg.sum())
+    if n_pos == 0 or n_neg == 0:
+        which = "positive" if n_pos == 0 else "negative"
+        raise ValueError(
+            f"y_true has no {which} item: the net benefit needs both classes (the "
+            "prevalence and the rate of each)"
+        )
+
+    def both(dp, dn):
+        """Each model's net benefit from joint cell counts (B, C) of each class."""
+        sp, sn = dp.sum(axis=1, keepdims=True), dn.sum(axis=1, keepdims=True)
+        out = []
+        for own_p, own_n, h in ((pa, na, harm_a), (pb, nb, harm_b)):
+            tp = treated(_group_sums(dp, own_p, k1), where)
+            fp = treated(_group_sums(dn, own_n, k1), where)
+            out.append(net_benefit_of(tp, fp, sp, sn, t, h, prevalence))
+        return out
+
+    nb_a, nb_b = (v[0] for v in both(pos[None], neg[None]))
+    observed = nb_a - nb_b
     curves = np.empty((size, t.size))
     width = 3 * (pos.size + neg.size) + 4 * k1 + t.size
     for start, rows in _blocks(size, width):
-        dp, dn = _draws(pos, neg, rows, prevalence is not None, rng)
-        sp, sn = dp.sum(axis=1, keepdims=True), dn.sum(axis=1, keepdims=True)
-        values = []
-        for own_p, own_n, h in ((pa, na, harm_a), (pb, nb, harm_b)):
-            tp = treated(_group_sums(dp, own_p, k1), bins_a.where)
-            fp = treated(_group_sums(dn, own_n, k1), bins_a.where)
-            values.append(net_benefit_of(tp, fp, sp, sn, t, h, prevalence))
-        curves[start : start + rows] = values[0] - values[1]
+        values_a, values_b = both(*_draws(pos, neg, rows, prevalence is not None, rng))
+        curves[start : start + rows] = values_a - values_b
     low, high, p_low, p_high = _band(observed, curves, level, _floor(n_pos, n_neg, prevalence))
     return NetBenefitDifference(t, observed, nb_a, nb_b, low, high, p_low, p_high, level)

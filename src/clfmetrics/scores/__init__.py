@@ -21,8 +21,10 @@ from ._checks import as_target as as_target
 from ._checks import positives as positives
 from ._net_benefit import bin_index as bin_index
 from ._net_benefit import bins_from_counts as bins_from_counts
+from ._net_benefit import check_counts as check_counts
 from ._net_benefit import check_harm as check_harm
 from ._net_benefit import check_prevalence as check_prevalence
+from ._net_benefit import check_risks as check_risks
 from ._net_benefit import check_thresholds as check_thresholds
 from ._net_benefit import checked_scores as checked_scores
 from ._net_benefit import exchange_rate as exchange_rate

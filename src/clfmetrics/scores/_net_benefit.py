@@ -164,11 +164,11 @@ def check_counts(positives_, negatives_, n_scores: int):
 def checked_scores(y_true, scores, pos_label, name: str = "scores"):
     """Checked risks in [0, 1] and the positive class of a binary problem."""
     s, is_pos = positives(y_true, scores, pos_label, name=name)
-    _check_risks(s, name)
+    check_risks(s, name)
     return s, is_pos
 
 
-def _check_risks(s: np.ndarray, name: str) -> None:
+def check_risks(s: np.ndarray, name: str) -> None:
     if ((s < 0) | (s > 1)).any():
         bad = s[(s < 0) | (s > 1)][0]
         raise ValueError(
@@ -180,7 +180,7 @@ def _check_risks(s: np.ndarray, name: str) -> None:
 def bins_from_counts(scores, positives_, negatives_, thresholds) -> Bins:
     """:class:`Bins` from counts of positives and negatives per score."""
     s = as_scores(scores, ndim=1)
-    _check_risks(s, "scores")
+    check_risks(s, "scores")
     pos, neg = check_counts(positives_, negatives_, s.size)
     t = check_thresholds(thresholds)
     s2 = np.concatenate([s, s])
