@@ -64,7 +64,7 @@ _BLOCK = 2**21  # numbers per array in one block of resamples
 class DecisionCurve:
     """A decision curve with its band.
 
-    Attributes
+    Parameters
     ----------
     threshold : ndarray
         The threshold probabilities, as given.
@@ -107,7 +107,7 @@ class DecisionCurve:
 class NetBenefitDifference:
     """The paired difference in net benefit of two models on the same items, with its band.
 
-    Attributes
+    Parameters
     ----------
     threshold : ndarray
     difference : ndarray

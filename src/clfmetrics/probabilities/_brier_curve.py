@@ -38,7 +38,7 @@ from ..scores import positives
 class BrierCurve:
     """A Brier curve: the loss of thresholding at the cost proportion, on a grid.
 
-    Attributes
+    Parameters
     ----------
     cost : ndarray of shape (G,)
         The grid of cost proportions :math:`c` on [0, 1].

@@ -48,7 +48,7 @@ from ._curves import roc_curve
 class CostCurve:
     """A cost curve: the ROC points as lines of normalized expected cost against PC(+).
 
-    Attributes
+    Parameters
     ----------
     pc : ndarray of shape (G,)
         The grid of probability costs PC(+) on [0, 1].
