@@ -96,7 +96,7 @@ def test_both_are_public():
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: krippendorff_alpha(RATINGS, categories=[0, 1]), "hold 2, which is not among the categories 0, 1"),
+        (lambda: krippendorff_alpha(RATINGS, categories=[0, 1]), "hold 2, which is not among"),
         (lambda: krippendorff_alpha([[1, 1, np.nan], [1, 1, 1]]), "single category"),
         (lambda: krippendorff_alpha([[1, 2, 1]]), "at least two raters"),
         (lambda: krippendorff_alpha([[1, np.nan], [np.nan, 2]]), "no item has two ratings"),
