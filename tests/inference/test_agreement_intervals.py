@@ -212,3 +212,13 @@ def test_the_interval_names_are_public():
 def test_bad_input_is_a_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize(
+    "coefficient", ["kappa", "weighted_kappa", "scott_pi", "pabak", "gwet_ac1"]
+)
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_every_coefficient_of_a_cross_table_has_a_bootstrap_interval(coefficient, method):
+    iv = agreement_interval(coefficient, BIG, method=method, size=500, rng=0)
+    assert iv.low < iv.estimate < iv.high <= 1
+    assert iv.method == method and iv.warning is None

@@ -237,3 +237,22 @@ Y, P, D = [0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1]
 def test_bad_input_is_a_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_the_estimate_feeds_prevalence_scaling_and_prior_shift():
+    rng = np.random.default_rng(8)
+    y_cal, p_cal, _, p_dep = simulated(rng, 500, 2000, [0.5, 0.3, 0.2], [0.2, 0.3, 0.5])
+    hard_cal, hard_dep = p_cal.argmax(1), p_dep.argmax(1)
+    est = estimate_prevalence(y_cal, hard_cal, hard_dep, size=50, rng=0)
+    assert not est.clipped
+    # The calibration matrix scaled to the estimated prevalence predicts as the deployment
+    # set does: the adjusted estimate is the prevalence that reproduces its bias.
+    m = clfmetrics.confusion_matrix(y_cal, hard_cal)
+    scaled = clfmetrics.prevalence_scale(m, est.estimate / clfmetrics.prevalence(m))
+    assert clfmetrics.prevalence(scaled) == pytest.approx(est.estimate, abs=1e-12)
+    shares = np.bincount(hard_dep, minlength=3) / len(hard_dep)
+    assert clfmetrics.bias(scaled) == pytest.approx(shares, abs=1e-12)
+    # EM's estimate is the prior whose prior_shift of the probabilities averages to itself.
+    em = estimate_prevalence(y_cal, p_cal, p_dep, method="em", size=20, rng=0)
+    shifted = clfmetrics.prior_shift(p_dep, np.bincount(y_cal) / len(y_cal), em.estimate)
+    assert shifted.mean(axis=0) == pytest.approx(em.estimate, abs=1e-10)

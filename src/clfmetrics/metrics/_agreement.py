@@ -1,4 +1,5 @@
-"""Chance-corrected agreement: Cohen's kappa and the multi-class MCC.
+"""Chance-corrected agreement: Cohen's kappa and the multi-class MCC; weighted kappa, Scott's pi,
+PABAK and Gwet's AC1/AC2 of two raters (below).
 
 Convention: ``m[i, j]`` is the mass predicted as class ``i`` whose true class
 is ``j``. With ``s`` the total mass, ``r`` the correct mass, ``b`` the bias
@@ -497,7 +498,9 @@ def gwet_ac1(m, *, weights=None):
     -----
     Equals irrCAC's ``CAC(ratings, weights=..., categories=...).gwet()`` on the two raters'
     ratings, with the matrix's classes as the categories; ``"linear"`` and ``"quadratic"``
-    are irrCAC's weights of categories ``0, 1, ..., q - 1``.
+    are irrCAC's weights of categories ``0, 1, ..., q - 1``. irrCAC weights each pair of ratings by
+    the mean of ``w[i, j]`` and ``w[j, i]``; for a matrix of weights that is not symmetric
+    this function weights cell ``m[i, j]`` by ``w[i, j]`` alone.
 
     Examples
     --------
