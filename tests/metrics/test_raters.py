@@ -104,6 +104,7 @@ def test_both_are_public():
         (lambda: krippendorff_alpha([["a", "b"], ["a", "b"]]), "array of numbers"),
         (lambda: krippendorff_alpha(RATINGS, level="cardinal"), "level must be one of"),
         (lambda: krippendorff_alpha(RATINGS, categories=[0, 1, 1, 2]), "distinct"),
+        (lambda: krippendorff_alpha(RATINGS, categories=["low", "high"]), "must be numbers"),
         (lambda: fleiss_kappa([[3], [3]]), "1 category"),
         (lambda: fleiss_kappa([[2, 1], [1, 0]]), "at least two ratings; item 1 has 1"),
         (lambda: fleiss_kappa([[2, 1], [2, 0]]), "same number of ratings"),

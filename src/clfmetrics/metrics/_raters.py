@@ -145,7 +145,10 @@ def check_ratings(ratings, categories=None) -> tuple[np.ndarray, np.ndarray]:
     if categories is None:
         domain = np.unique(given)
     else:
-        domain = np.unique(np.asarray(categories, dtype=np.float64))
+        try:
+            domain = np.unique(np.asarray(categories, dtype=np.float64))
+        except (TypeError, ValueError):
+            raise ValueError(f"categories must be numbers; got {categories!r}") from None
         if domain.size != np.size(categories) or not np.isfinite(domain).all():
             raise ValueError("categories must be distinct finite numbers")
         outside = given[~np.isin(given, domain)]

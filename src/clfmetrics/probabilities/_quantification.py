@@ -364,7 +364,10 @@ def estimate_prevalence(
     -----
     The interval resamples the calibration items and the deployment items, independently,
     in every resample (``"classify_and_count"`` and ``"probabilistic"`` use the deployment
-    set alone). Where definitions coincide the estimates equal QuaPy's: ``CC``, ``PCC``;
+    set alone). With predicted labels a resample draws counts (of the deployment
+    predictions, of the calibration confusion matrix), so its cost does not grow with the
+    items; with probabilities it draws a weight per item, ``size`` times the items' work
+    (EM: per step). Where definitions coincide the estimates equal QuaPy's: ``CC``, ``PCC``;
     ``ACC`` and ``PACC`` with ``method="inversion"``, ``solver="exact-raise"``,
     ``norm="clip"``; ``EMQ.EM`` with the calibration prevalence.
 
