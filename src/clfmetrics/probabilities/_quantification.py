@@ -66,7 +66,7 @@ _CHUNK_NUMBERS = 2**22
 class PrevalenceEstimate:
     """The estimated class prevalence of a deployment set, with its interval.
 
-    Attributes
+    Parameters
     ----------
     labels : list
         The classes, in the order of every vector below.
