@@ -29,6 +29,8 @@ from clfcourse.exercises import META, _State, notebook_chapters, strip_solutions
 from clfcourse.grading import teacher_rows
 from clfcourse.master import assignment_config
 
+pytestmark = pytest.mark.sandbox
+
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = notebook_chapters(ROOT)
 #: Chapters whose teacher notebooks are graded in full (kept few: each run executes a chapter;

@@ -29,6 +29,8 @@ sys.path.insert(0, str(ROOT / "_ext"))
 
 import hidden_checks  # noqa: E402
 
+pytestmark = pytest.mark.sandbox
+
 
 def hidden_only_lines() -> set[str]:
     """Lines of the chapters' hidden-check cells that no other cell of the chapter holds."""

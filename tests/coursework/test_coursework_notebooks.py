@@ -25,6 +25,8 @@ from clfcourse.markdown import (
     to_commonmark,
 )
 
+pytestmark = pytest.mark.sandbox
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PAGE = """\

@@ -15,12 +15,15 @@ from pathlib import Path
 
 import numpy as np
 import psutil
+import pytest
 
 import clfmetrics
 from clfcourse import isolated, scoring
 from clfcourse.runner import _environment
 from clfcourse.values import encode
 from clfmetrics import bias, prevalence
+
+pytestmark = pytest.mark.sandbox
 
 M = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
 #: Memory (MB), CPU seconds, processes, file size (MB): :func:`isolated.limits`' arguments.

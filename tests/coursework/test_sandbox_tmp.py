@@ -10,7 +10,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from clfcourse import sandbox
+
+pytestmark = pytest.mark.sandbox
 
 
 def test_the_private_tmp_comes_before_every_bind(tmp_path):

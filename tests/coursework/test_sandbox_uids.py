@@ -12,7 +12,11 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 from clfcourse import sandbox
+
+pytestmark = pytest.mark.sandbox
 
 #: Takes an id, says which, and holds it until its standard input closes.
 HOLD = textwrap.dedent(

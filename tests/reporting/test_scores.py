@@ -210,6 +210,7 @@ def _five_classes(n_items: int, seed: int = 0):
     return truth, proba
 
 
+@pytest.mark.bench  # a million items, twice: seconds
 def test_the_report_on_a_probability_matrix_holds_few_bytes_an_item():
     """Beside its inputs (the (N, 5) matrix: 40 bytes an item), the report with scores holds
     under 16 bytes an item at its peak: the slope of tracemalloc's peak between 500,000 and
