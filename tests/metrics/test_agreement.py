@@ -77,3 +77,128 @@ def test_stack_matches_exact_values_on_lopsided_counts():
         kappa, mcc = _exact(m)
         assert math.isnan(k) if kappa is None else abs(k - float(kappa)) < 1e-14
         assert math.isnan(r) if mcc is None else abs(r - mcc) < 1e-14
+
+
+M = np.array([[100.0, 10.0], [1.0, 100.0]])
+
+
+@pytest.mark.parametrize("metric", [cm.kappa, cm.mcc])
+@pytest.mark.parametrize("scale", [1e-310, 1e-300, 1e150, 1e300])
+def test_agreement_is_scale_invariant_at_extreme_masses(metric, scale):
+    """kappa and MCC of a matrix do not change when its mass is tiny or enormous."""
+    assert metric(M * scale) == pytest.approx(metric(M), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "m",
+    [
+        [[0.1, 0.2], [0.0, 0.0]],  # always predicts class 0: 1 - b.b is rounding noise
+        [[0.1, 0.2, 0.7], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
+        [[0.1, 0.0], [0.2, 0.0]],  # only class 0 in the reference
+    ],
+)
+def test_mcc_of_degenerate_float_matrix_is_the_zero_division_value(m):
+    """Float rounding must not turn an undefined MCC into a number."""
+    assert cm.mcc(m) == 0.0
+    assert math.isnan(cm.mcc(m, zero_division="nan"))
+
+
+def test_kappa_of_degenerate_float_matrix_is_the_zero_division_value():
+    m = [[0.1 + 0.2, 0.0], [0.0, 0.0]]
+    assert cm.kappa(m, zero_division=1) == 1.0
+    assert math.isnan(cm.kappa(m, zero_division="nan"))
+
+
+def test_nearly_degenerate_count_matrix_is_still_defined():
+    """One item of a second class among a billion is information, not rounding."""
+    m = np.array([[1e9, 0.0], [0.0, 1.0]])
+    assert cm.mcc(m) == pytest.approx(1.0)
+    assert cm.kappa(m) == pytest.approx(1.0)
+
+
+# classifier and reference put everything on class 0: chance agreement = 1
+ALL_ON_ONE_CLASS = [[5, 0], [0, 0]]
+
+
+# a constant classifier: always predicts class 0 (row 1 is empty)
+CONSTANT_CLASSIFIER = [[3, 4], [0, 0]]
+
+
+# a reference with one class only: every item is truly class 0 (column 1 is empty)
+ONE_CLASS_REFERENCE = [[3, 0], [4, 0]]
+
+
+STACK_4x3x3 = np.array(
+    [
+        [[5, 1, 0], [2, 7, 1], [0, 3, 9]],
+        [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        [[0, 4, 2], [3, 0, 5], [1, 1, 0]],
+        [[6, 6, 6], [0, 0, 0], [0, 0, 0]],  # constant classifier
+    ]
+)
+
+
+def test_kappa_all_mass_on_one_class_is_0_by_default():
+    """Kappa's denominator 1 - chance is 0; the default fill is 0.0 (no better than chance)."""
+    assert cm.kappa(ALL_ON_ONE_CLASS) == 0.0
+
+
+def test_kappa_all_mass_on_one_class_is_nan_with_zero_division_nan():
+    """zero_division='nan' (or np.nan) marks the undefined kappa as NaN, like sklearn's default."""
+    assert math.isnan(cm.kappa(ALL_ON_ONE_CLASS, zero_division="nan"))
+    assert math.isnan(cm.kappa(ALL_ON_ONE_CLASS, zero_division=np.nan))
+
+
+def test_kappa_all_mass_on_one_class_is_1_with_zero_division_1():
+    """zero_division=1 reads the perfect (if uninformative) agreement as kappa 1."""
+    assert cm.kappa(ALL_ON_ONE_CLASS, zero_division=1) == 1.0
+
+
+def test_kappa_all_mass_on_one_class_of_three_off_the_first_class():
+    """The same holds when the single class is not class 0 and there are 3 classes."""
+    m = [[0, 0, 0], [0, 7, 0], [0, 0, 0]]
+    assert cm.kappa(m) == 0.0
+    assert math.isnan(cm.kappa(m, zero_division="nan"))
+    assert cm.kappa(m, zero_division=1) == 1.0
+
+
+def test_kappa_of_constant_classifier_is_defined_and_zero():
+    """A constant classifier keeps kappa's denominator positive: kappa is 0 for any fill."""
+    for zd in (0, 1, "nan"):
+        assert cm.kappa(CONSTANT_CLASSIFIER, zero_division=zd) == 0.0
+
+
+@pytest.mark.parametrize("m", [CONSTANT_CLASSIFIER, ONE_CLASS_REFERENCE, ALL_ON_ONE_CLASS])
+def test_mcc_zero_denominator_is_0_by_default_like_sklearn(m):
+    """MCC of a constant classifier / one-class reference is 0.0, as sklearn's matthews_corrcoef."""
+    assert cm.mcc(m) == 0.0
+
+
+@pytest.mark.parametrize("m", [CONSTANT_CLASSIFIER, ONE_CLASS_REFERENCE, ALL_ON_ONE_CLASS])
+def test_mcc_zero_denominator_is_nan_with_zero_division_nan(m):
+    """zero_division='nan' marks the undefined MCC as NaN."""
+    assert math.isnan(cm.mcc(m, zero_division="nan"))
+
+
+def test_mcc_zero_denominator_takes_zero_division_1():
+    """zero_division=1 is returned as documented ('returned where the denominator is 0')."""
+    assert cm.mcc(CONSTANT_CLASSIFIER, zero_division=1) == 1.0
+
+
+def test_mcc_defined_matrix_ignores_zero_division():
+    """Where MCC is defined, zero_division changes nothing."""
+    m = [[5, 1], [2, 7]]
+    values = {cm.mcc(m, zero_division=zd) for zd in (0, 1, "nan")}
+    assert len(values) == 1 and math.isfinite(values.pop())
+
+
+def test_stack_fills_only_the_undefined_entries():
+    """In a stack, zero_division fills only the matrices whose ratio is undefined."""
+    stack = np.array([ALL_ON_ONE_CLASS, [[1, 1], [1, 1]], [[4, 0], [0, 4]], CONSTANT_CLASSIFIER])
+    k = cm.kappa(stack, zero_division="nan")
+    assert np.isnan(k[0]) and not np.isnan(k[1:]).any()
+    np.testing.assert_array_equal(k[1:], [0.0, 1.0, 0.0])
+    r = cm.mcc(stack, zero_division="nan")
+    np.testing.assert_array_equal(np.isnan(r), [True, False, False, True])
+    np.testing.assert_array_equal(r[1:3], [0.0, 1.0])
+    np.testing.assert_array_equal(cm.mcc(STACK_4x3x3, zero_division="nan")[3:], [np.nan])

@@ -14,6 +14,8 @@ import pytest
 import sklearn.metrics as skm
 
 import clfmetrics as cm
+from clfmetrics.metrics import _averages as variants
+from clfmetrics.metrics import _prevalence as calibration
 
 METRICS = dict(cm.METRICS)
 CLASSWISE = dict(cm.CLASSWISE)
@@ -200,3 +202,63 @@ def test_the_counts_of_labels_are_the_predicted_the_true_and_the_correct_items()
     np.testing.assert_array_equal(
         cm.correct(m), [((y_true == k) & (y_pred == k)).sum() for k in classes]
     )
+
+
+STACK_4x3x3 = np.array(
+    [
+        [[5, 1, 0], [2, 7, 1], [0, 3, 9]],
+        [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        [[0, 4, 2], [3, 0, 5], [1, 1, 0]],
+        [[6, 6, 6], [0, 0, 0], [0, 0, 0]],  # constant classifier
+    ]
+)
+
+
+SCALAR_SCORES = {
+    "calibrated_macro_precision": lambda m: calibration.calibrated_macro_precision(m),
+    "calibrated_kappa_closed_form": calibration.calibrated_kappa_closed_form,
+    "calibrated_mcc_closed_form": lambda m: calibration.calibrated_mcc_closed_form(m),
+    "power_mean_recall": lambda m: variants.power_mean_recall(m, 0.5),
+    "power_mean_of_recall": lambda m: variants.power_mean(cm.recall(m), 2),
+}
+
+
+def test_all_metrics_defined_without_undefined_ratios():
+    """On a matrix where every class is predicted and occurs, 'nan' changes no metric."""
+    m = [[5, 1, 0], [2, 7, 1], [0, 3, 9]]
+    for name, func in cm.METRICS.items():
+        if name.startswith("micro") or name == "accuracy":
+            continue
+        assert func(m, zero_division="nan") == func(m) == func(m, zero_division=1), name
+
+
+@pytest.mark.parametrize("name", list(cm.METRICS))
+def test_single_matrix_gives_python_float(name):
+    """One (n, n) matrix gives a plain Python float, not a numpy scalar or 0-d array."""
+    assert type(cm.METRICS[name]([[5, 1], [2, 7]])) is float
+
+
+@pytest.mark.parametrize("name", list(cm.METRICS))
+def test_stack_gives_array_of_the_stack_shape(name):
+    """A (4, 3, 3) stack gives an ndarray of shape (4,); a (2, 4, 3, 3) one gives (2, 4)."""
+    out = cm.METRICS[name](STACK_4x3x3)
+    assert isinstance(out, np.ndarray) and out.shape == (4,)
+    out2 = cm.METRICS[name](np.stack([STACK_4x3x3, STACK_4x3x3]))
+    assert isinstance(out2, np.ndarray) and out2.shape == (2, 4)
+
+
+@pytest.mark.parametrize("name", list(cm.METRICS))
+def test_stack_of_one_stays_an_array(name):
+    """A (1, n, n) stack gives an array of shape (1,), not a float."""
+    out = cm.METRICS[name](STACK_4x3x3[:1])
+    assert isinstance(out, np.ndarray) and out.shape == (1,)
+
+
+@pytest.mark.parametrize("name", list(SCALAR_SCORES))
+def test_other_scores_give_python_float_or_array(name):
+    """The scores outside METRICS follow the same rule: float for one matrix, array for a stack."""
+    score = SCALAR_SCORES[name]
+    single = score(np.asarray(STACK_4x3x3[0]))
+    assert type(single) is float, (name, type(single))
+    stacked = score(STACK_4x3x3)
+    assert isinstance(stacked, np.ndarray) and stacked.shape == (4,)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+import clfmetrics as cm
 from clfbook.theory.calibration import (
     calibration_identities,
     is_zero,
@@ -197,3 +198,9 @@ def test_figures_have_labelled_axes(stack):
         plt.close(fig)
     with pytest.raises(ValueError, match="cls"):
         prevalence_sweep(m, cls=3)
+
+
+@pytest.mark.parametrize("lam", [["1", "2"], [True, False], "12"])
+def test_prevalence_scale_rejects_non_numbers(lam):
+    with pytest.raises(ValueError, match="lam must be numbers"):
+        cm.prevalence_scale([[1, 2], [3, 4]], lam)
