@@ -359,3 +359,31 @@ def test_ap_interval_has_no_delong_and_compare_auc_checks_its_input():
         compare_auc(y, s, s, level=95)
     with pytest.raises(ValueError, match="at least 2"):
         compare_auc([0, 1, 1], [0.1, 0.2, 0.3], [0.3, 0.2, 0.1])
+
+
+def test_bca_acceleration_is_scipys_exactly():
+    """_auc_cells.acceleration: scipy weights each class's jackknife by (n_j - 1)/n_j."""
+    from scipy.stats._resampling import _bca_interval
+
+    rng = np.random.default_rng(25)
+    y = np.r_[np.ones(23, bool), np.zeros(61, bool)]
+    s = np.floor(rng.normal(0.8 * y, 1.0) * 4)  # ties within and across the classes
+
+    def auc(pos, neg, axis=-1):
+        p, q = np.moveaxis(pos, axis, -1), np.moveaxis(neg, axis, -1)
+        above = (p[..., :, None] > q[..., None, :]) + 0.5 * (p[..., :, None] == q[..., None, :])
+        return above.mean(axis=(-2, -1))
+
+    with np.errstate(divide="ignore", invalid="ignore"):  # the interval ends: unused
+        _, _, a_scipy = _bca_interval(
+            (s[y], s[~y]),
+            auc,
+            axis=-1,
+            alpha=0.025,
+            theta_hat_b=np.zeros((1, 1)),
+            batch=None,
+            xp=np,
+        )
+    ours = ac.acceleration("roc_auc", ac.checked_cells(y, s, None))
+    assert ours == pytest.approx(float(np.squeeze(a_scipy)), rel=1e-10, abs=1e-15)
+    assert abs(ours) > 1e-4  # a real skew, not two zeros agreeing

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 from chapter_runner import ROOT
 
 SEEDS = Path("/work/shared/seeds")
-#: Chapter 7's matrix m7 (rows = predictions), which the reviews' kappa findings start from.
-M7 = np.array([[10, 43, 0], [1, 1, 0], [0, 0, 1]])
 
 
 def chapter(stem: str) -> str:

@@ -12,7 +12,9 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from chapter_text import chapter, seed
 
+import clfmetrics as cm
 from clfbook.sources.paradox import (
     count_grid,
     macro_f1_skip_undefined,
@@ -208,3 +210,26 @@ def test_undefined_map_figure():
     assert all(ax.get_xlabel() for ax in fig.axes) and fig.axes[0].get_ylabel()
     with pytest.raises(ValueError):
         undefined_map(0)
+
+
+def test_with_ieee_comparisons_f1_still_differs_from_the_harmonic_mean_on_three():
+    """09 ~200: F1 has ✗✓✓✓ under IEEE equality against the harmonic mean's ✓✗✓✗."""
+    ieee = proposition_table(5, equality="ieee")
+    assert ieee.holds[:, 0].tolist() == [True, False, True, False]
+    assert ieee.holds[:, 2].tolist() == [False, True, True, True]
+    assert (np.flatnonzero(ieee.holds[:, 0] != ieee.holds[:, 2]) + 1).tolist() == [1, 2, 4]
+    text = chapter("09-f-measure-paradox")
+    assert "and only (1) separates F1 from the harmonic mean" not in text
+    assert "still differ on propositions {glue:text}`ch09-ieee-differ`" in text
+
+
+def test_vor_der_brueck_sets_zero_over_zero_to_nan_and_h00_to_zero():
+    """notation ~39: not every other source leaves 0/0 open."""
+    talk = seed("003")
+    if talk is not None:
+        assert r"$0/0 = \text{NaN}$" in talk and "$H(0, 0) = 0$" in talk
+    assert np.isnan(cm.precision(np.array([[0, 0], [0, 3]]), zero_division="nan")[0])
+    text = chapter("notation")
+    assert "(the other sources leave it open)" not in text
+    assert "{cite:t}`vorderbrueck2020paradox` sets $0/0 = \\mathrm{NaN}$" in text
+    assert "$H(0, 0) = 0$" in text

@@ -7,6 +7,8 @@ own output. Convention: ``m[i, j]`` = predicted ``i``, true ``j``.
 
 from __future__ import annotations
 
+import itertools
+import re
 from fractions import Fraction as F
 from functools import partial
 
@@ -14,6 +16,7 @@ import matplotlib
 import numpy as np
 import pytest
 import sympy as sp
+from chapter_text import chapter
 
 import clfmetrics as cm
 from clfbook.sources.nonmonotonic import add_one_item, error_gains, raising_errors
@@ -258,3 +261,81 @@ def test_error_trace_figure_and_bad_cell():
         error_trace(M7, (1, 1))
     with pytest.raises(ValueError):
         error_trace(M7, (0, 1), 0)
+
+
+def test_item6_kappa_peaks_and_falls_and_the_figure_says_where():
+    """Errors in (predicted z, true y) raise kappa up to a peak, then lower it."""
+    added = np.arange(201)
+    trace = np.repeat(np.array(M7)[None], added.size, axis=0)
+    trace[:, 2, 1] += added
+    kappas, mccs = cm.kappa(trace), cm.mcc(trace)
+    peak = int(np.argmax(kappas))
+    assert 10 < peak < 200 and kappas[-1] < kappas[peak] - 0.01
+    assert np.all(np.diff(kappas[: peak + 1]) > 0) and np.all(np.diff(kappas[peak:]) < 0)
+    assert np.all(np.diff(mccs) > 0)
+    text = chapter("07-kappa-mcc")
+    assert "so the scores keep rising" not in text
+    alt = re.search(r"alt: >- (.*?) figure:", text).group(1)
+    assert f"peak at {peak} added errors" in alt and "0 to 200 errors" in alt
+    assert "error_trace(m7, (2, 1), 200" in text and "{glue:text}`ch07-kappa-peak-at`" in text
+
+
+def test_item7_a_guesser_scores_zero_in_expectation_exactly():
+    """The issue's reading (only the numerator averages 0) is wrong: the scores do too.
+
+    Every 3x3 matrix of 4 items, weighted by its multinomial probability under a skewed
+    guesser: the expected kappa and MCC (undefined counted as 0) are 0 up to rounding, because
+    given the row and column sums the numerator has expectation 0 and the sums fix the
+    denominators. The chapter must say so, not that the mean is only approximately 0.
+    """
+    from scipy.stats import multinomial
+
+    cells = np.array(
+        [np.bincount(c, minlength=9) for c in itertools.combinations_with_replacement(range(9), 4)]
+    )
+    z, p = np.array([0.7, 0.2, 0.1]), np.array([0.2, 0.5, 0.3])
+    weights = multinomial.pmf(cells, 4, np.outer(z, p).ravel())
+    stack = cells.reshape(-1, 3, 3)
+    assert np.isclose(weights.sum(), 1)
+    assert abs(weights @ cm.kappa(stack)) < 1e-12 and abs(weights @ cm.mcc(stack)) < 1e-12
+    # not an accident of symmetry: a classifier that is not a guesser averages far from 0
+    biased = np.outer(z, p) + 0.05 * np.eye(3)
+    weights = multinomial.pmf(cells, 4, (biased / biased.sum()).ravel())
+    assert weights @ cm.kappa(stack) > 0.01
+    text = chapter("07-kappa-mcc")
+    assert "its mean is only approximately 0 in small samples" not in text
+    assert "{glue:text}`ch07-exact-max:.1e`" in text
+
+
+def test_mcc_rises_at_every_added_error_and_only_kappa_peaks():
+    """07 ~307: MCC(k) = 9k / sqrt((1078 + 24k)(322 + 110k)) rises towards 9/sqrt(2640)."""
+    k = sp.Symbol("k", nonnegative=True)
+    mcc_k = 9 * k / sp.sqrt((1078 + 24 * k) * (322 + 110 * k))
+    added = np.arange(5001)
+    trace = np.repeat(np.array(M7)[None], added.size, axis=0)
+    trace[:, 2, 1] += added
+    mccs = cm.mcc(trace)
+    np.testing.assert_allclose(mccs, sp.lambdify(k, mcc_k)(added), rtol=1e-12)
+    assert np.all(np.diff(mccs) > 0) and mccs[-1] < 9 / np.sqrt(2640)
+    slope_numerator, _ = sp.fraction(sp.factor(sp.diff(mcc_k, k)))
+    assert sp.Poly(slope_numerator, k).degree() == 1
+    assert all(c > 0 for c in sp.Poly(slope_numerator, k).all_coeffs())
+    kappas = cm.kappa(trace)
+    assert np.argmax(kappas) < added[-1] and kappas[-1] < kappas.max() / 10
+    text = chapter("07-kappa-mcc")
+    assert "faster in the end, so the scores do not rise for ever" not in text
+    assert "{glue:text}`ch07-mcc-limit:.3f` and never reaches it. Only kappa peaks." in text
+
+
+def test_a_guessers_zero_expectation_counts_undefined_scores_as_zero():
+    """07 ~577-605: under NaN the expectation is undefined (3 and 117 of 1,287 tables)."""
+    tables = np.array(
+        [np.bincount(c, minlength=9) for c in itertools.combinations_with_replacement(range(9), 5)]
+    ).reshape(-1, 3, 3)
+    assert len(tables) == 1287
+    assert int(np.isnan(cm.kappa(tables, zero_division="nan")).sum()) == 3
+    assert int(np.isnan(cm.mcc(tables, zero_division="nan")).sum()) == 117
+    text = chapter("07-kappa-mcc")
+    assert "That exact 0 counts an undefined score as 0" in text
+    for key in ("ch07-exact-nan-kappa", "ch07-exact-nan-mcc"):
+        assert f"{{glue:text}}`{key}`" in text

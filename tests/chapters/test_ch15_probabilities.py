@@ -9,15 +9,20 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 import sympy as sp
+from chapter_text import ROOT, chapter
+from pybtex.database import parse_file
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss, f1_score, log_loss
 
+import clfmetrics as cm
 from clfbook.examples import calibration as ex
 from clfbook.examples import fit_logistic, imbalanced_digits
+from clfbook.examples.calibration import ece_interval
 from clfbook.plots.reliability import ece_against_bins, expected_scores, reliability_diagram
 from clfbook.theory import scoring
 from clfmetrics import Interval
@@ -316,3 +321,91 @@ def test_ece_and_expected_score_figures():
     plt.close(fig)
     with pytest.raises(ValueError, match="one number per entry"):
         expected_scores(q, {"Brier": [1.0]}, truth=0.7)
+
+
+def test_only_strictly_proper_scores_single_out_the_honest_report():
+    """ch15 ~356, _report_scores ~192: the error rate of [q >= 1/2] is proper, not strictly."""
+    seven = sp.Rational(7, 10)
+    error = 1 - scoring.expected_accuracy()
+    at = {q: error.subs({scoring.Q: q, scoring.P: seven}) for q in (seven, 1, sp.Rational(1, 4))}
+    assert at[seven] == at[1] < at[sp.Rational(1, 4)]  # lowest at the honest report, not only
+    text = chapter("15-probabilities")
+    assert "Only the proper scores are lowest at the honest report." not in text
+    assert "Only the strictly proper scores are lowest at the honest report and nowhere" in text
+    assert "It is not *strictly* proper" in text
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 200)
+    p = np.clip(0.3 + 0.4 * y + rng.normal(0, 0.15, 200), 0.01, 0.99)
+    shown = " ".join(str(cm.report(y, (p >= 0.5).astype(int), scores=p, size=200, rng=0)).split())
+    assert "are proper scoring rules: they reward honest probabilities" not in shown
+    assert "strictly proper scoring rules" in shown and "but not only there" in shown
+
+
+def test_binned_ece_can_understate_the_error_of_continuous_probabilities():
+    """ch15 ~515, ~814: errors of opposite sign within a bin cancel (Kumar et al. 2019)."""
+    rng = np.random.default_rng(15)
+    q = rng.random(200_000)
+    # ten waves, one per equal-width bin of ten: the gaps change sign within every bin
+    truth = np.clip(q + 0.1 * np.sin(20 * np.pi * q), 0, 1)
+    y = (rng.random(q.size) < truth).astype(int)
+    true_error = np.mean(np.abs(truth - q))
+    ece = cm.expected_calibration_error(y, q, bins=10)
+    assert true_error > 0.05 and ece < true_error / 3
+    text = chapter("15-probabilities")
+    assert "it can also *understate* the error" in text
+    assert "{cite}`kumar2019verified,roelofs2022mitigating`" in text
+    assert "can understate the error of" in text
+    entry = parse_file(ROOT / "references.bib").entries["roelofs2022mitigating"]
+    assert entry.fields["pages"] == "4036--4054" and entry.fields["year"] == "2022"
+
+
+def test_the_f1_rule_does_not_spare_the_search():
+    """ch15 ~721: F* comes from the validation search; scaling moved t* away from F*/2."""
+    text = chapter("15-probabilities")
+    assert "needs no search over thresholds at all" not in text
+    assert "$F^*$ is the maximum that the search on validation found" in text
+    assert "temperature scaling moved $t^*$ away from $F^*/2$ on validation" in text
+    source = (ROOT / "chapters" / "15-probabilities.md").read_text()
+    assert 'assert gap["temperature"] > gap["uncalibrated"]' in source
+
+
+def test_a_calibrated_forecasters_ece_interval_never_holds_its_true_ece():
+    """ch15, finding 1: the true ECE of a calibrated forecaster is 0; no resample reaches 0."""
+    rng = np.random.default_rng(27)
+    q = rng.uniform(0.5, 1.0, 155)
+    misses = 0
+    for _ in range(20):
+        outcome = (rng.random(155) < q).astype(int)
+        iv = ece_interval(outcome, q, bins=10, size=500, rng=rng)
+        misses += not (iv.low <= 0.0 <= iv.high)
+        test = cm.calibration_test(outcome, q, size=500, rng=rng)
+        assert test.statistic == cm.expected_calibration_error(outcome, q, bins=10)
+    assert misses == 20
+    text = chapter("15-probabilities")
+    assert "This number gets no bootstrap interval" in text
+    assert "no such interval can ever contain the truth" in text
+    assert "ECE {glue:text}`ch15-ece:.3f` [" not in text
+
+
+def test_chapter_15_states_both_sides_of_the_ece_and_the_classwise_check():
+    text = chapter("15-probabilities")
+    assert "Debiasing removes the upward bias; it does nothing for the other side." in text
+    assert "the binned ECE is a *lower* bound on the calibration error" in text
+    assert "They find no column miscalibrated even before scaling" in text
+    assert "$\\mathrm{BS} = \\mathrm{MCB} - \\mathrm{DSC} + \\mathrm{UNC}$" in text
+    bib = parse_file(ROOT / "references.bib").entries
+    for key in ("kull2019beyond", "dimitriadis2021stable", "alexandari2020maximum"):
+        assert key in text and key in bib
+
+
+def test_chapter_15_draws_the_corp_curve_with_its_consistency_band():
+    """ch15: the CORP curve is drawn with its band, and the caption says what the band
+    is and assumes (the numbers of the text are glued from ``corp_bands``)."""
+    text = chapter("15-probabilities")
+    assert "name: fig-ch15-corp-band" in text
+    assert "corp_band_diagram(corp_bands" in text
+    caption = text[text.index("CORP reliability curves (isotonic fit") :]
+    caption = " ".join(caption[: caption.index("name: fig-ch15-corp-band")].split())
+    assert "pointwise 95 % consistency band" in caption
+    assert "The band assumes independent images and holds the stated confidences fixed" in caption
+    assert "{glue:text}`ch15-corp-raw-out`" in text

@@ -12,9 +12,13 @@ import math
 import numpy as np
 import pytest
 import sympy as sp
+from chapter_text import chapter, seed
 
 import clfmetrics as cm
-from clfmetrics import power_mean, power_mean_recall
+from clfmetrics import (
+    power_mean,
+    power_mean_recall,
+)
 
 M2 = [[15, 5], [10, 10]]  # recalls 15/25 = 3/5 and 10/15 = 2/3
 
@@ -191,3 +195,47 @@ def test_power_mean_curves_figure():
     assert len(ax.get_legend().get_texts()) == 2
     with pytest.raises(ValueError):
         power_mean_curves({})
+
+
+def test_item8_equality_of_the_means_needs_positive_recalls():
+    """A zero recall makes GmacR = HmacR = min although the recalls differ."""
+    m = np.array([[0, 0, 0], [3, 5, 0], [2, 0, 5]])  # class 0 never predicted
+    r = cm.recall(m)
+    assert r.min() == 0 and not np.allclose(r, r[0])
+    assert cm.geometric_macro_recall(m) == cm.harmonic_macro_recall(m) == 0
+    text = chapter("08-recall-variants")
+    assert "with equality only when all recalls are equal" not in text
+    assert "When every recall is positive, any two of them are equal only when" in text
+
+
+def test_item11_the_source_latex_of_the_gradients_is_legible():
+    text = seed("002")
+    if text is not None:
+        for latex in (r"GM\mu_{i}(R_{i}^{-1}-1)", r"HM^{2}\mu_{i}(R_{i}^{-2}-R_{"):
+            assert latex in text
+    chapter_text = chapter("08-recall-variants")
+    assert "The text extraction of the paper garbles these" not in chapter_text
+    assert "only their text extraction is garbled" not in chapter_text
+
+
+def test_table_6_recall_means_agree_with_the_paper_to_the_printed_decimal():
+    """08 ~138: no 'small differences from the paper' for systems B and E."""
+    rows = {"B": None, "E": None}
+    closer = seed("002")
+    if closer is not None:
+        for line in closer.splitlines():
+            fields = line.split()
+            if len(fields) == 20 and fields[0] in rows:
+                rows[fields[0]] = [float(v) for v in fields[1:]]
+    else:  # the chapter's own copy of the printed values
+        rows = {
+            "B": [0] * 3 + [68.1] + [0] * 6 + [66.5, 65.0, 87.8, 51.4, 65.2],
+            "E": [0] * 3 + [66.9] + [0] * 6 + [66.8, 66.8, 69.8, 64.0, 66.8],
+        }
+    for name, row in rows.items():
+        printed = [row[3], row[10], row[11]]  # macR, GmacR, HmacR
+        ours = power_mean(np.array(row[12:15]) / 100, [1, 0, -1]) * 100
+        assert [round(float(v), 1) for v in ours] == printed, name
+    text = chapter("08-recall-variants")
+    assert "The small differences from the paper" not in text
+    assert "every one of these values is the one its table 6 prints" in text
