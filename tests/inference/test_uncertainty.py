@@ -11,8 +11,6 @@ from scipy import stats
 import clfmetrics as cm
 from clfmetrics import (
     Interval,
-    coverage,
-    coverages,
     interval,
     interval_from_labels,
     mcnemar,
@@ -220,17 +218,6 @@ def test_stacked_interval_arithmetic_equals_one_matrix_at_a_time():
     np.testing.assert_allclose(
         bounds(stats[:, 0], 0.0, 0.9, "percentile"), np.quantile(stats[:, 0], [0.05, 0.95])
     )
-
-
-def test_simulated_coverage_is_near_nominal():
-    # Both methods from one set of draws: coverage(..., method=m, rng=0) draws the same test
-    # sets and resamples for either method, so this is each one's coverage, at half the cost.
-    both = coverages("accuracy", PREVALENCE, BEHAVIOUR, 600, sets=1000, size=1000, rng=0)
-    assert sorted(both) == ["bca", "percentile"]
-    for c in both.values():
-        assert 0.93 <= c <= 0.97
-    with pytest.raises(ValueError, match="method"):
-        coverage("accuracy", PREVALENCE, BEHAVIOUR, 300, method="normal")
 
 
 @pytest.mark.parametrize(("delta", "psi"), [(0.02, 0.10), (0.05, 0.30)])

@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics._base.labels import LabelWarning
 from clfmetrics.inference import _bootstrap as _resample
 from clfmetrics.io import _cli as cli
 from clfmetrics.io import run
@@ -211,14 +210,6 @@ def test_the_python_api_default_seed_is_fixed_and_printed():
     assert str(c) == str(cm.compare(GOLD, MODEL, GOLD, size=200)) and "seed 0" in str(c)
     fresh = cm.report(GOLD, MODEL, size=300, rng=None)
     assert fresh.seed is None and "no seed" in str(fresh)
-
-
-def test_near_duplicate_labels_warn_in_the_python_api():
-    with pytest.warns(LabelWarning, match="'Spam' and 'spam'"):
-        cm.confusion_matrix(["Spam", "spam", "ham"], ["spam", "spam", "ham"])
-    with pytest.warns(LabelWarning, match="' ham' and 'ham'"):
-        r = cm.report([" ham", "ham", "spam"] * 10, ["ham", "ham", "spam"] * 10, size=50)
-    assert any("' ham' and 'ham'" in w for w in r.warnings)
 
 
 def test_auc_method_option_and_the_auto_rule(tmp_path, capsys, monkeypatch):

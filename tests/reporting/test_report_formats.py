@@ -22,7 +22,6 @@ import clfmetrics as cm
 from clfmetrics._base.numbers import fixed
 from clfmetrics.io import run
 from clfmetrics.reporting import _render as _formats
-from clfmetrics.reporting._html import round_ticks, tick_text
 
 XSS = "<img src=x onerror=alert(1)>"
 PIPE = "a|b\nc"
@@ -251,12 +250,6 @@ def test_multiclass_html_draws_one_curve_per_class():
     roc = page[page.index('<svg'):page.index("</svg>")]  # fmt: skip
     assert roc.count('class="band') == 3 and roc.count("<polyline") == 3
     assert "top-label confidence" in page
-
-
-def test_round_ticks():
-    assert round_ticks(0, 1).tolist() == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
-    assert round_ticks(0, 0.37).tolist() == [0, 0.1, 0.2, 0.3]
-    assert [tick_text(t) for t in round_ticks(0, 1)] == ["0", "0.2", "0.4", "0.6", "0.8", "1"]
 
 
 # -- many classes ------------------------------------------------------------------------
