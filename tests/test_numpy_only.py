@@ -2,7 +2,7 @@
 
 The end-to-end test builds a fresh virtual environment that holds nothing but
 numpy (the shared environment's numpy, linked in, so no network or package index
-is needed) and runs the README's paired comparison through the CLI there.
+is needed) and runs a paired comparison through the command line there.
 """
 
 from __future__ import annotations

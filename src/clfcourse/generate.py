@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
 import re
@@ -19,7 +20,9 @@ from .markdown import Book, executed_glue, to_commonmark
 from .master import Hidden, assignment_config, master_notebook, read_hidden
 
 #: What students and the autograder need besides the notebook (the book's library).
-PACKAGE = "clfmetrics"
+#: What the autograder's environment gets beside its requirements: the library and the book's
+#: apparatus, which the chapters' code imports.
+PACKAGES = ("clfmetrics", "clfbook")
 
 
 def grading_requirements(root: Path) -> str:
@@ -101,9 +104,10 @@ def assign_chapter(
         work = Path(tmp) / stem
         work.mkdir()
         (work / "requirements.txt").write_text(grading_requirements(root))
-        package = Path(__file__).resolve().parents[1]  # the book's library, as installed
-        shutil.copytree(package, work / PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
-        config = assignment_config(stem, "requirements.txt", [PACKAGE])
+        for name in PACKAGES:  # as installed, found without importing them
+            package = Path(importlib.util.find_spec(name).origin).resolve().parent
+            shutil.copytree(package, work / name, ignore=shutil.ignore_patterns("__pycache__"))
+        config = assignment_config(stem, "requirements.txt", list(PACKAGES))
         master = master_notebook(assignment, config, book, hidden)
         nbformat.write(master, work / f"{stem}.ipynb")
         log = io.StringIO()

@@ -11,6 +11,7 @@ into a reason for the grade rows.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import shutil
@@ -31,7 +32,9 @@ from .inputs import chapter_givens, names_read
 from .scoring import kill_tree
 
 #: The folder that holds the ``clfmetrics`` package the grader runs.
-_LIBRARY = str(Path(__file__).resolve().parents[2])
+#: The folder the library is imported from (``src`` in a checkout), found without importing
+#: it: the grader imports nothing of the library or the book.
+_LIBRARY = str(Path(importlib.util.find_spec("clfmetrics").origin).resolve().parents[1])
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ through ``bwrap``. :func:`probe` tells whether such a sandbox can be made on thi
 from __future__ import annotations
 
 import fcntl
+import importlib.util
 import os
 import shutil
 import stat
@@ -47,8 +48,14 @@ def _bwrap() -> str | None:
 
 def _read_only() -> list[str]:
     """The host paths a submission may read: the system, the interpreter, the venv, the library."""
-    library = str(Path(__file__).resolve().parents[2])
-    paths = [*_SYSTEM, sys.base_prefix, sys.prefix, library]
+    # The folders the library and the book's apparatus are imported from (``src`` in a
+    # checkout; a student notebook runs the chapter's code), never the checkout itself.
+    library = [
+        str(Path(importlib.util.find_spec(name).origin).resolve().parents[1])
+        for name in ("clfmetrics", "clfbook")
+        if importlib.util.find_spec(name) is not None
+    ]
+    paths = [*_SYSTEM, sys.base_prefix, sys.prefix, *library]
     paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p)]
     paths += [os.path.realpath(p) for p in list(paths)]
     found = []

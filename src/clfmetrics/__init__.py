@@ -16,7 +16,7 @@ The library is grouped by concern, and imports point down only::
     inference/      intervals, bands, tests, coverage simulations
     scores/         the threshold sweep, ROC and PR curves, costs, decisions
     metrics/        metrics of a confusion matrix
-    _base/          input checks, kinds of label, class codes, number formatting
+    _base/          input checks, kinds of label, class codes, number formatting, arrays
 
 Every public name is re-exported here: ``clfmetrics.NAME``. ``import clfmetrics`` needs
 nothing but numpy. The book's figures and explorers live in the package ``clfbook``, the
@@ -28,6 +28,7 @@ from .inference import (
     RANGES,
     SMALL_CLASS,
     SMALL_CLASS_COVERAGE,
+    SMALL_CLASS_STUDY,
     AUCComparison,
     Band,
     Interval,
@@ -158,6 +159,7 @@ __all__ = [
     "RANGES",
     "SMALL_CLASS",
     "SMALL_CLASS_COVERAGE",
+    "SMALL_CLASS_STUDY",
     "AUCComparison",
     "Band",
     "CORPBand",

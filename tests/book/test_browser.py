@@ -28,9 +28,14 @@ MATHJAX_CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/mathjax@3/es5/(?P<path
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 TAKE_SCREENSHOTS = os.environ.get("SCREENSHOTS", "") not in ("", "0")
 #: The API reference's module pages all come from one autodoc template: the browser visits the
-#: reference's index and one module page, and every other page of the toc (about two minutes
-#: less of loading and axe; ``test_book.py`` still checks every built page's HTML).
-API_SAMPLE = {"chapters/api/index.html", "chapters/api/uncertainty.html"}
+#: reference's index, one module page and the command line's (sphinx-argparse's output), and
+#: every other page of the toc (less loading and axe; ``test_book.py`` still checks every
+#: built page's HTML).
+API_SAMPLE = {
+    "chapters/api/index.html",
+    "chapters/api/inference.html",
+    "chapters/api/cli.html",
+}
 PAGES = [
     path
     for path in (p.relative_to(ROOT).with_suffix(".html").as_posix() for p in toc_files())

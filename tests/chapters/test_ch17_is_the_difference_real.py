@@ -40,4 +40,4 @@ def test_the_scale_section_says_what_runs_where():
     text = chapter("17-is-the-difference-real")
     assert "This page runs the method on {glue:text}`ch17-scale-n` predictions" in text
     assert "not a run made here" in text
-    assert "shows them on a billion predictions" not in chapter("api/engines")
+    assert "shows them on a billion predictions" not in chapter("api/cli")

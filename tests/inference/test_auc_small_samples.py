@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics import SMALL_CLASS, SMALL_CLASS_COVERAGE, auc_coverage
-from clfmetrics.inference._auc import SMALL_CLASS_STUDY
+from clfmetrics import SMALL_CLASS, SMALL_CLASS_COVERAGE, SMALL_CLASS_STUDY, auc_coverage
 
 
 def test_the_stored_coverage_agrees_with_an_independent_rerun():

@@ -11,8 +11,7 @@ from clfmetrics.inference import _bootstrap as _chunked
 from clfmetrics.inference._interval import centred_on_estimate
 from clfmetrics.inference._uncertainty import interval_of_stack, resample_matrix
 from clfmetrics.io._stream import read_columns as streaming
-from clfmetrics.metrics._margins import BY_MARGINS, values_and_undefined
-from clfmetrics.metrics._registry import registry
+from clfmetrics.metrics import CLASS_SUM_FORMS, registry
 
 
 def _sample(n, items, seed=0, skew=0.6):
@@ -29,14 +28,33 @@ def test_class_sum_metrics_are_the_matrix_metrics_bit_for_bit(n):
     stack[:50, 0, :] = 0  # class 0 never predicted
     stack[50:100, :, 1] = 0  # class 1 never occurs
     b, p, c = (stack.sum(axis=-1), stack.sum(axis=-2), np.diagonal(stack, 0, -2, -1))
-    from clfmetrics.inference._bootstrap import scores, undefined_mask
+    from clfmetrics.inference._bootstrap import scores, undefined_mask, values_and_undefined
 
     for name, f in registry().items():
         want = scores(f, stack)
-        got, undefined = values_and_undefined(f, *(x.astype(np.float64) for x in (b, p, c)))
+        got, undefined = values_and_undefined(f, tuple(x.astype(np.float64) for x in (b, p, c)))
         assert got.tobytes() == want.tobytes(), name
         assert np.array_equal(undefined, undefined_mask(f, stack, want)), name
-    assert set(BY_MARGINS) == set(registry().values())
+    assert set(CLASS_SUM_FORMS) == set(registry().values())
+
+
+def test_every_metric_of_a_matrix_is_its_class_sum_form():
+    """The function of a matrix is the class-sum form on the matrix's sums: one definition."""
+    rng = np.random.default_rng(1)
+    stack = rng.random((60, 4, 4)) ** 3
+    stack[:10, 0, :] = 0  # class 0 never predicted
+    stack[10:20, :, 2] = 0  # class 2 never occurs
+    sums = cm.metrics.ClassSums(stack)
+    for name, f in registry().items():
+        form = CLASS_SUM_FORMS[f]
+        for zero_division, fill in ((0, 0.0), (1, 1.0), ("nan", np.nan)):
+            with np.errstate(invalid="ignore"):
+                want = form(sums, fill)
+            try:
+                got = f(stack, zero_division=zero_division)
+            except TypeError:  # the micro averages fill nothing
+                got = f(stack)
+            assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (name, fill)
 
 
 def _tiny_budget(monkeypatch, n, width, rows=97):

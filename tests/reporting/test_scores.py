@@ -265,7 +265,7 @@ def test_blocks_of_items_give_the_same_report_to_the_last_bit(monkeypatch, metho
         return report_of_codes(truth, pred, list("abcde"), proba, None, 0.9, 200, 5, method)
 
     whole = run().to_json()  # 5,000 items: one block
-    for module, name in ((_auc_cells, "ROWS"), (_macro_auc, "ROWS"), (_report_scores, "_ROWS")):
+    for module, name in ((_auc_cells, "ROWS"), (_macro_auc, "ROWS"), (_report_scores, "ROWS")):
         monkeypatch.setattr(module, name, 999)
     monkeypatch.setattr(_proper_scores, "_BLOCK_ITEMS", 3_000)  # 600 rows of 5
     assert run().to_json() == whole

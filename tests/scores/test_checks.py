@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clfmetrics.scores._checks import _as_scores, _positives
+from clfmetrics.scores._checks import as_scores, positives
 
 
 def test_scores_become_a_float_array_of_the_asked_dimensions():
-    arr = _as_scores([1, 0, 3], ndim=1)
+    arr = as_scores([1, 0, 3], ndim=1)
     assert arr.dtype == np.float64 and arr.tolist() == [1.0, 0.0, 3.0]
-    assert _as_scores([[0.2, 0.8], [1, 0]], ndim=2).shape == (2, 2)
-    assert _as_scores(np.array([True, False]), ndim=1).tolist() == [1.0, 0.0]
+    assert as_scores([[0.2, 0.8], [1, 0]], ndim=2).shape == (2, 2)
+    assert as_scores(np.array([True, False]), ndim=1).tolist() == [1.0, 0.0]
 
 
 @pytest.mark.parametrize(
@@ -29,23 +29,23 @@ def test_scores_become_a_float_array_of_the_asked_dimensions():
 )
 def test_bad_scores_are_refused_saying_where(scores, ndim, message):
     with pytest.raises(ValueError, match=message):
-        _as_scores(scores, ndim=ndim)
+        as_scores(scores, ndim=ndim)
 
 
 def test_the_greater_of_two_classes_is_positive_unless_pos_label_says_otherwise():
-    s, positive = _positives(["no", "yes", "yes"], [0.1, 0.7, 0.4], None)
+    s, positive = positives(["no", "yes", "yes"], [0.1, 0.7, 0.4], None)
     assert positive.tolist() == [False, True, True] and s.tolist() == [0.1, 0.7, 0.4]
-    _, positive = _positives(["no", "yes", "yes"], [0.1, 0.7, 0.4], "no")
+    _, positive = positives(["no", "yes", "yes"], [0.1, 0.7, 0.4], "no")
     assert positive.tolist() == [True, False, False]
-    _, positive = _positives([2, 0, 1], [0.1, 0.7, 0.4], 2)  # one class against the rest
+    _, positive = positives([2, 0, 1], [0.1, 0.7, 0.4], 2)  # one class against the rest
     assert positive.tolist() == [True, False, False]
 
 
 def test_a_single_class_of_0_1_or_minus_1_takes_1_as_positive_like_scikit_learn():
-    assert _positives([0, 0], [0.2, 0.4], None)[1].tolist() == [False, False]
-    assert _positives([1, 1], [0.2, 0.4], None)[1].tolist() == [True, True]
+    assert positives([0, 0], [0.2, 0.4], None)[1].tolist() == [False, False]
+    assert positives([1, 1], [0.2, 0.4], None)[1].tolist() == [True, True]
     with pytest.raises(ValueError, match="single class 'spam'; pass pos_label="):
-        _positives(["spam", "spam"], [0.2, 0.4], None)
+        positives(["spam", "spam"], [0.2, 0.4], None)
 
 
 @pytest.mark.parametrize(
@@ -60,4 +60,4 @@ def test_a_single_class_of_0_1_or_minus_1_takes_1_as_positive_like_scikit_learn(
 )
 def test_targets_that_do_not_fit_the_scores_are_refused(y_true, scores, pos_label, message):
     with pytest.raises(ValueError, match=message):
-        _positives(y_true, scores, pos_label)
+        positives(y_true, scores, pos_label)

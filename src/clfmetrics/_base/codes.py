@@ -31,7 +31,6 @@ from .checks import reject_masked
 from .labels import LabelWarning, near_duplicates, refuse_exact_numbers, refuse_mixed
 
 
-
 def as_label_vector(y, name: str) -> np.ndarray:
     """A checked 1-d array of labels; tuples stay whole and mixed types are never merged.
 

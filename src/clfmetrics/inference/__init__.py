@@ -1,8 +1,14 @@
-"""Inference: intervals, bands, tests and simulations of coverage."""
+"""Inference: intervals, bands, tests and simulations of coverage.
+
+Names imported here as ``name as name`` (below the public ones) are the interface of this
+concern to the concerns above it, not public API: the checks and seed of resampling, item
+patterns, the intervals of a matrix, the AUC's cells.
+"""
 
 from ._auc import (
     SMALL_CLASS,
     SMALL_CLASS_COVERAGE,
+    SMALL_CLASS_STUDY,
     AUCComparison,
     ap_interval,
     auc_coverage,
@@ -27,10 +33,30 @@ from ._simulate import (
 )
 from ._uncertainty import interval, interval_from_labels, paired_interval, permutation_test
 
+# isort: split
+# The interface to the concerns above (not in __all__).
+from ._auc import ROWS as ROWS
+from ._auc import area_interval as area_interval
+from ._auc import class_cells as class_cells
+from ._binomial import mcnemar_of_patterns as mcnemar_of_patterns
+from ._bootstrap import DEFAULT_SEED as DEFAULT_SEED
+from ._bootstrap import check_level as check_level
+from ._bootstrap import check_memory as check_memory
+from ._bootstrap import check_size as check_size
+from ._bootstrap import patterns as patterns
+from ._interval import CENTRED as CENTRED
+from ._interval import centred_on_estimate as centred_on_estimate
+from ._macro_auc import macro_auc_interval as macro_auc_interval
+from ._uncertainty import intervals_of_matrix as intervals_of_matrix
+from ._uncertainty import paired_intervals as paired_intervals
+from ._uncertainty import permutation_pvalues as permutation_pvalues
+from ._uncertainty import system_matrices as system_matrices
+
 __all__ = [
     "RANGES",
     "SMALL_CLASS",
     "SMALL_CLASS_COVERAGE",
+    "SMALL_CLASS_STUDY",
     "AUCComparison",
     "Band",
     "Interval",

@@ -1,50 +1,28 @@
-r"""The cells of a scored binary test set, and what AUC and AP intervals compute from them.
+r"""ROC AUC and average precision with their uncertainty, and DeLong's test of two AUCs.
 
-Private helpers of :mod:`clfmetrics.inference._auc` (whose public functions
-:mod:`clfmetrics.inference` re-exports).
-
-**Cells.** Both areas depend on the items only through how many positives and
-how many negatives share each distinct score. After one sort, a test set of
-``N`` items is the list of *cells* (distinct score, class) with their counts:
-the positive cells and the negative cells, in increasing order of score. A
-resample of the items is a resample of these counts, and both areas of a
-resample are computed from its counts with cumulative sums, for a whole block
-of resamples at once. With ``c`` the positive cells and :math:`p_c` their
-counts, :math:`P, N` the class sizes, :math:`b_c` and :math:`t_c` the
-negatives below and tied with cell ``c``, :math:`T_c` the positives and
-:math:`D_c` all items scoring at least as high as cell ``c``:
+**Cells.** Both areas depend on the items only through how many positives and how
+many negatives share each distinct score: after one sort a test set is a list of
+*cells* (distinct score, class) with their counts, and a resample of the items is a
+resample of those counts. With :math:`p_c` the count of positive cell ``c``,
+:math:`P, N` the class sizes, :math:`b_c` and :math:`t_c` the negatives below and
+tied with it, :math:`T_c` the positives and :math:`D_c` all items scoring at least as
+high:
 
 .. math::
 
     AUC = \frac{1}{PN} \sum_c p_c \left(b_c + \tfrac12 t_c\right), \qquad
     AP = \frac1P \sum_c p_c \frac{T_c}{D_c}.
 
-**Stratified resampling.** Positives and negatives are resampled separately
-(each class keeps its size), as in pROC's default bootstrap (Robin et al.
-2011) and in ``scipy.stats.bootstrap`` given the two classes as two samples:
-both areas are undefined on a resample without one of the classes, and
-DeLong's variance, too, holds the class sizes fixed. Each class's counts are
-a multinomial draw over its cells: one Poisson variate per cell with a small
-top-up (exact, see :func:`_poisson_topped_up`) when the cells hold several items
-each (rounded probabilities: a thousand distinct scores among a million items),
-or ``P`` (``N``) uniform draws of items counted into cells when most cells hold
-one item (continuous scores), whichever is cheaper.
+**Intervals.** :func:`auc_interval` and :func:`ap_interval` resample the two classes
+separately (each keeps its size, as pROC's default bootstrap does), by percentile or
+BCa ends, or take DeLong's variance for the AUC (in Sun & Xu's ``O(N log N)`` form);
+:func:`compare_auc` is DeLong's paired test. **Small classes.** :func:`auc_coverage`
+simulates how often the intervals cover the true AUC when one class is small;
+``SMALL_CLASS_COVERAGE`` keeps the result that the report quotes below
+``SMALL_CLASS`` items.
 
-**BCa.** The jackknife leaves out one item of a cell; all the items of a cell
-give the same value, so the ``N`` jackknife values take one value per cell,
-each computed in closed form from cumulative sums (``O(cells)`` in all). The
-acceleration combines the two classes' jackknife deviations as
-``scipy.stats.bootstrap`` does for several samples (Efron & Tibshirani 1993,
-ch. 14).
-
-**DeLong.** The variance of the AUC from its structural components (DeLong,
-DeLong & Clarke-Pearson 1988): :math:`V_{10}` of a positive is the share of
-negatives it outscores (ties one half), :math:`V_{01}` of a negative the share
-of positives that outscore it, and
-:math:`\operatorname{Var}(AUC) = S_{10}/P + S_{01}/N` with :math:`S` their
-sample variances. Sun & Xu (2014) compute the components from midranks after
-one sort, ``O(N log N)`` instead of the ``O(PN)`` pairs; here they are the
-cells' :math:`b_c + t_c/2`, read off the same cumulative counts.
+References: DeLong, DeLong & Clarke-Pearson (1988); Sun & Xu (2014); Robin et al.
+(2011, pROC); Efron & Tibshirani (1993).
 """
 
 from __future__ import annotations
@@ -57,7 +35,7 @@ import numpy as np
 
 from .._base.checks import reject_masked
 from .._base.numbers import fixed
-from ..scores._curves import _positives
+from ..scores import positives
 from . import _bootstrap as rs
 from ._bootstrap import bounds
 from ._interval import Interval
@@ -198,7 +176,7 @@ def checked_cells(y_true, scores, pos_label) -> Cells:
             f"scores must be a 1-d array, one score per item (binary problem); got shape "
             f"{np.shape(scores)}"
         )
-    s, is_pos = _positives(y_true, scores, pos_label)
+    s, is_pos = positives(y_true, scores, pos_label)
     n_pos = int(is_pos.sum())
     if n_pos == 0 or n_pos == len(s):
         which = "positive" if n_pos == 0 else "negative"
@@ -399,7 +377,6 @@ def components(cells: Cells):
     v10 = (2 * below[0] + tied[0]) / (2.0 * n_neg)
     v01 = (2 * (n_pos - at_or_below) + (at_or_below - strictly_below)) / (2.0 * n_pos)
     return v10, v01
-
 
 
 _NORMAL = NormalDist()
@@ -672,8 +649,8 @@ def compare_auc(y_true, scores_a, scores_b, *, level=0.95, pos_label=None) -> AU
         )
     checked_cells(y_true, scores_a, pos_label)
     checked_cells(y_true, scores_b, pos_label)
-    s_a, is_pos = _positives(y_true, scores_a, pos_label)
-    s_b, _ = _positives(y_true, scores_b, pos_label)
+    s_a, is_pos = positives(y_true, scores_a, pos_label)
+    s_b, _ = positives(y_true, scores_b, pos_label)
     aucs, cov = delong_covariance(is_pos, [s_a, s_b])
     difference = float(aucs[0] - aucs[1])
     var = max(float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), 0.0)
@@ -692,7 +669,6 @@ def compare_auc(y_true, scores_a, scores_b, *, level=0.95, pos_label=None) -> AU
         float(aucs[1]),
         level,
     )
-
 
 
 #: Below this many items in the smaller class, the report flags a ROC AUC interval.

@@ -58,7 +58,6 @@ from . import _auc as ac
 from . import _bootstrap as rs
 from ._bootstrap import bounds
 
-
 _BLOCK = 2**21  # numbers per array in one block of resamples
 
 

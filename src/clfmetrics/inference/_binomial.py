@@ -1,20 +1,20 @@
-r"""The regularized incomplete beta function :math:`I_x(a, b)` by its continued fraction.
+r"""Exact binomial arithmetic: masses, tails, Clopper-Pearson intervals, McNemar and Holm.
 
-.. math::
+The probability mass :math:`\binom{n}{k} p^k (1-p)^{n-k}` is computed with Loader's
+(2000) saddle-point form, the one R's ``dbinom`` uses (:func:`pmf`): no term is a
+difference of large logarithms, so a mass is good to about 1e-16 times
+:math:`|\log f(k)|` for any ``n``. The tails (:func:`cdf`, :func:`upper_tail`) sum only
+the window of masses that matters. :func:`clopper_pearson` solves
+:math:`P(X \ge k \mid p) = I_p(k, n-k+1) = \alpha/2` (and its mirror) for every
+element of an array at once; the regularized incomplete beta function :math:`I_x(a, b)`
+is its continued fraction (:func:`continued_fraction`, modified Lentz, *Numerical
+Recipes* sec. 6.4), vectorised over ``(a, b, x)``, and Student's t tail uses it too.
+On these rest McNemar's exact test of two systems on the same items with Connor's
+(1987) sample size (:func:`mcnemar`, :func:`mcnemar_sample_size`) and Holm's adjustment
+of several p-values (:func:`holm`).
 
-    I_x(a, b) = \frac{x^a (1 - x)^b}{a\, B(a, b)} \cdot
-    \cfrac{1}{1 + \cfrac{d_1}{1 + \cfrac{d_2}{1 + \cdots}}}
-
-with :math:`d_{2m+1} = -\frac{(a+m)(a+b+m)x}{(a+2m)(a+2m+1)}` and
-:math:`d_{2m} = \frac{m(b-m)x}{(a+2m-1)(a+2m)}`, evaluated by the modified
-Lentz method (Press et al., *Numerical Recipes*, sec. 6.4). It converges fast
-for :math:`x < (a+1)/(a+b+2)`; above that point :math:`1 - I_{1-x}(b, a)` is
-used. The fraction is vectorised: one loop over terms for a whole array of
-``(a, b, x)``, each element leaving the loop once converged, so an array costs
-the terms of its slowest element (about :math:`\sqrt{\max(a, b)}` of them).
-Used by Student's t tail (:mod:`clfmetrics.inference`) and by the exact
-binomial intervals (:mod:`clfmetrics.inference._binomial`), which supply their own,
-stabler front factor.
+References: Loader (2000); Clopper & Pearson (1934); McNemar (1947); Connor (1987);
+Holm (1979).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import numpy as np
 from .._base.checks import reject_masked
 from . import _bootstrap as rs
 from ._bootstrap import check_level
-
 
 _TINY = 1e-300
 _MAX_TERMS = 200_000  # about 20 sqrt(max(a, b)) suffice; this bounds a = b = 10**8
@@ -442,8 +441,6 @@ def holm(pvalues) -> np.ndarray:
     out = np.empty_like(flat)
     out[order] = adjusted
     return out.reshape(arr.shape)
-
-
 
 
 @dataclass(frozen=True)

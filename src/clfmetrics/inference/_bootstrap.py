@@ -1,7 +1,23 @@
-"""The arithmetic of bootstrap intervals: scoring stacks, percentile and BCa ends.
+"""The bootstrap's machinery: resampling through item patterns, in chunks, and interval ends.
 
-Private helpers of :mod:`clfmetrics.inference` and :mod:`clfmetrics.reporting`.
-Formulas from Efron & Tibshirani (1993, ch. 13-14) and DiCiccio & Efron (1996).
+- **Patterns.** A test set of ``N`` items is summarised, for any metric of the
+  confusion matrix, by how many items share each *pattern* (the true class with
+  every system's prediction, :func:`patterns`). Drawing ``N`` items with
+  replacement is one multinomial draw over the patterns, swapping two systems'
+  predictions item by item one binomial draw per pattern, so a resample costs the
+  number of patterns, not ``N``.
+- **Chunks.** The resamples are drawn, scored and dropped a chunk at a time
+  (``CHUNK_BYTES``, or half the machine's memory if less), keeping only each
+  metric's values; the draws are the same whatever the chunk size. From
+  ``MARGINS_FROM`` classes on, the metrics of ``clfmetrics.METRICS`` are scored on
+  each resample's class sums (``3 n`` numbers instead of ``n ** 2``) by the same
+  class-sum forms that their matrix functions call (``CLASS_SUM_FORMS``).
+- **Ends.** Percentile and BCa ends (:func:`bounds`), the jackknife acceleration
+  over the at most ``n ** 2`` distinct leave-one-out matrices (:func:`acceleration`),
+  and where a metric is undefined (a 0/0 that ``zero_division`` filled).
+
+Convention: ``m[..., i, j]`` = items predicted ``i`` whose true class is ``j``.
+References: Efron & Tibshirani (1993, ch. 13-14); DiCiccio & Efron (1996).
 """
 
 from __future__ import annotations
@@ -15,7 +31,7 @@ import numpy as np
 
 from .._base.checks import as_confusion
 from .._base.codes import joint_codes
-from ..metrics._margins import BY_MARGINS, values_and_undefined
+from ..metrics import CLASS_SUM_FORMS, ClassSums
 
 _NORMAL = NormalDist()
 
@@ -137,15 +153,19 @@ def undefined_mask(func, stack: np.ndarray, values: np.ndarray) -> np.ndarray:
     undefined where it returns NaN.
     """
     undefined = np.isnan(values)
-    try:
-        takes_fill = "zero_division" in inspect.signature(func).parameters
-    except (TypeError, ValueError):  # a callable without a signature
-        takes_fill = False
-    if takes_fill:
+    if _takes_fill(func):
         with np.errstate(invalid="ignore", divide="ignore"):
             marked = np.asarray(func(stack, zero_division="nan"), dtype=np.float64)
         undefined = undefined | np.isnan(marked)
     return undefined
+
+
+def _takes_fill(func) -> bool:
+    """Whether a metric fills its 0/0 with a ``zero_division`` it takes."""
+    try:
+        return "zero_division" in inspect.signature(func).parameters
+    except (TypeError, ValueError):  # a callable without a signature
+        return False
 
 
 def undefined_on(func, m) -> bool:
@@ -363,7 +383,7 @@ def chunk_budget() -> int:
 
 def by_margins(funcs, n: int) -> bool:
     """Whether every function has a class-sum form and there are enough classes for it to pay."""
-    return n >= MARGINS_FROM and all(f in BY_MARGINS for f in funcs)
+    return n >= MARGINS_FROM and all(f in CLASS_SUM_FORMS for f in funcs)
 
 
 def per_resample(n: int, width: int, margins: bool, stacks: int = 1) -> int:
@@ -415,11 +435,26 @@ def combine(first, second, sign: float = 1.0):
     return first + sign * second
 
 
+def values_and_undefined(func, margins) -> tuple[np.ndarray, np.ndarray]:
+    """A metric of METRICS on class sums ``(b, p, c)``: values and where it is undefined.
+
+    The values are those of ``zero_division=0``, as on a stack; undefined means NaN, or a
+    0/0 that the metric fills (asked again with NaN), as :func:`undefined_mask` decides.
+    """
+    form, sums = CLASS_SUM_FORMS[func], ClassSums.of_margins(*margins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = np.asarray(form(sums, 0.0), dtype=np.float64)
+        undefined = np.isnan(values)
+        if _takes_fill(func):
+            undefined |= np.isnan(form(sums, np.nan))
+    return values, undefined
+
+
 def evaluate(funcs: dict, st) -> dict:
     """``{name: (values, undefined)}`` of each metric on one chunk's state."""
     if isinstance(st, tuple):
-        b, p, c = (np.rint(x) for x in st)
-        return {name: values_and_undefined(f, b, p, c) for name, f in funcs.items()}
+        margins = tuple(np.rint(x) for x in st)
+        return {name: values_and_undefined(f, margins) for name, f in funcs.items()}
     stack = np.rint(st).astype(np.int64)
     out = {}
     for name, f in funcs.items():

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics._registry import resolve_metric
+from ..metrics import resolve_metric
 from . import _bootstrap as rs
 from ._bootstrap import bounds, defined_bounds, score, scores, undefined_mask, undefined_on
 from ._interval import Interval
 from ._simulate import _distribution
-
 
 
 def _group_stack(group_matrices) -> np.ndarray:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from .._base.numbers import fixed
 
 
-
 @dataclass(frozen=True)
 class Interval:
     """A point estimate with a bootstrap confidence interval.

@@ -38,11 +38,10 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ..metrics._registry import resolve_metric
+from ..metrics import resolve_metric
 from . import _bootstrap as rs
 from ._bootstrap import count_matrix, score, scores, undefined_mask
 from ._interval import Interval
-
 
 #: The range of each metric of ``clfmetrics.METRICS`` that is not [0, 1]; the interval is cut to it.
 RANGES = {"kappa": (-1.0, 1.0), "mcc": (-1.0, 1.0)}

@@ -41,7 +41,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ..probabilities._reliability import bincount_onto
+from .._base.arrays import bincount_onto
 from ._auc import ROWS, distinct_scores, group_counts
 from ._bootstrap import bounds
 from ._interval import Interval

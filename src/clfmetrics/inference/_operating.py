@@ -19,14 +19,13 @@ import math
 
 import numpy as np
 
-from ..metrics._registry import CLASSWISE, METRICS
-from ..scores._checks import _positives
+from ..metrics import CLASSWISE, METRICS
+from ..scores import positives
 from . import _auc as ac
 from . import _bootstrap as rs
 from ._binomial import clopper_pearson
 from ._bootstrap import defined_bounds, undefined_mask
 from ._interval import Interval
-
 
 
 def _threshold(threshold) -> float:
@@ -87,7 +86,7 @@ def rates_at_threshold(y_true, scores, threshold, *, level=0.95, pos_label=None)
     """
     level = rs.check_level(level)
     t = _threshold(threshold)
-    s, pos = _positives(y_true, scores, pos_label)
+    s, pos = positives(y_true, scores, pos_label)
     said = s >= t
     tp, fp = int(np.sum(said & pos)), int(np.sum(said & ~pos))
     fn, tn = int(np.sum(~said & pos)), int(np.sum(~said & ~pos))
@@ -141,7 +140,7 @@ class _Scored:
     """One scored set as (distinct score, class) counts, distinct scores from the top."""
 
     def __init__(self, y_true, scores, pos_label):
-        s, pos = _positives(y_true, scores, pos_label)
+        s, pos = positives(y_true, scores, pos_label)
         self.values, inverse = np.unique(-s, return_inverse=True)  # decreasing scores
         self.values = -self.values
         size = self.values.size

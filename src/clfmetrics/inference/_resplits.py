@@ -19,7 +19,6 @@ from .._base.checks import reject_masked
 from ._binomial import regularized_beta
 
 
-
 @dataclass(frozen=True)
 class ResampledTTest:
     """The corrected resampled t-test of :func:`corrected_resampled_ttest`.

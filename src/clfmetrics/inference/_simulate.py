@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._base.checks import as_confusion, reject_masked
-from ..metrics._registry import resolve_metric
+from ..metrics import resolve_metric
 from ._bootstrap import (
     acceleration,
     bounds,
@@ -20,7 +20,6 @@ from ._bootstrap import (
     multinomial_matrices,
     patterns,
 )
-
 
 
 def _distribution(p, name: str, n: int | None = None) -> np.ndarray:

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics._confusion import confusion_matrix
-from ..metrics._registry import resolve_metric
+from ..metrics import confusion_matrix, resolve_metric
 from . import _bootstrap as rs
 from ._bootstrap import (
     acceleration,
@@ -40,7 +39,6 @@ from ._bootstrap import (
     undefined_on,
 )
 from ._interval import Interval, centred_on_estimate
-
 
 METHODS = ("percentile", "bca")
 

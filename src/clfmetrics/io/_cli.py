@@ -89,10 +89,14 @@ import warnings
 
 from .._base.labels import LabelWarning
 from .._base.numbers import count
-from ..inference._bootstrap import DEFAULT_SEED
-from ..reporting._comparison import compare, compare_from_counts
-from ..reporting._report import report_from_counts, report_of_codes
-from ..reporting._scores import AUC_METHODS
+from ..inference import DEFAULT_SEED
+from ..reporting import (
+    AUC_METHODS,
+    compare,
+    compare_from_counts,
+    report_from_counts,
+    report_of_codes,
+)
 from ._columns import NA_CHOICES
 from ._counts import counted_columns, duckdb_installed, is_parquet
 from ._file import (
@@ -108,7 +112,6 @@ from ._output import add_output_options, check_output, render, write
 from ._scores import option_terms as _option_terms
 from ._scores import score_columns as _scores
 from ._stream import read_columns
-
 
 USAGE_ERROR = 2
 #: A CSV file up to this size is reread row by row when it has a problem (for line numbers).

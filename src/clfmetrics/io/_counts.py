@@ -155,5 +155,3 @@ def counted_columns(
     except InputError as err:  # the aggregate has no line numbers
         raise InputError(re.sub(r", line -1", "", str(err))) from None
     return Counted(labels, n[keep], classes, int(n[drop].sum()), notes)
-
-

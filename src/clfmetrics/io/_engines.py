@@ -30,7 +30,6 @@ import os
 
 import numpy as np
 
-
 _PARQUET = (".parquet", ".pq")
 _CSV = (".csv", ".tsv", ".csv.gz", ".tsv.gz")
 

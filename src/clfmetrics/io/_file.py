@@ -176,5 +176,3 @@ def check_shape(path: str, header: list[str], rows, lines, used: list[str], deli
             f"header's {width} (the first has {len(rows[k])}); quote values that contain the "
             f"delimiter {shown} (or pass --delimiter), and give every row one field per column"
         )
-
-

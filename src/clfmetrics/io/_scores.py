@@ -15,9 +15,8 @@ import sys
 
 import numpy as np
 
-from ..probabilities._reliability import worst_row_sum
+from ..probabilities import worst_row_sum
 from ._file import InputError
-
 
 #: --proba rows may miss 1 by this much (rounded probabilities) and are then rescaled.
 ROUNDING = 0.01

@@ -354,5 +354,3 @@ class ClassLabels(Mapping):
 
     def __len__(self):
         return len(self._codes)
-
-

@@ -1,4 +1,14 @@
-"""Metrics of a confusion matrix: class-wise quantities, averages, agreement, prevalence scaling."""
+"""Metrics of a confusion matrix: class-wise quantities, averages, agreement, prevalence scaling.
+
+Each metric is written once, as a function of the matrix's class sums (bias = row sums,
+prevalence = column sums, correct = the diagonal, and the total); the function of a
+matrix computes the sums and calls it, and the resampling of many classes calls it on
+each resample's sums.
+
+Names imported here as ``name as name`` (below the public ones) are the interface of this
+concern to the concerns above it, not public API: every metric as a function of the class
+sums, the look-up by name.
+"""
 
 from ._agreement import kappa, mcc
 from ._averages import (
@@ -36,6 +46,13 @@ from ._prevalence import (
     prevalence_scale,
 )
 from ._registry import CLASSWISE, METRICS
+
+# isort: split
+# The interface to the concerns above (not in __all__).
+from ._classwise import ClassSums as ClassSums
+from ._registry import CLASS_SUM_FORMS as CLASS_SUM_FORMS
+from ._registry import registry as registry
+from ._registry import resolve_metric as resolve_metric
 
 __all__ = [
     "CLASSWISE",

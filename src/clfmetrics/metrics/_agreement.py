@@ -27,6 +27,12 @@ Both sums of the numerator lie between 0 and every denominator, so the
 result carries an absolute error of a few times ``n`` units in the 16th
 digit, and a denominator is 0 exactly when the matrix makes the score
 undefined: no cut-off decides it.
+
+Kappa and MCC are written once, on the class sums (``ClassSums``), through
+these four sums: of a matrix they are summed from its cells as above; of class
+sums alone (the resampled whole counts ``b``, ``p``, ``c``) the off-diagonal
+sums are ``x = p - c`` and ``y = b - c``, and ``q`` the total less ``b``, all
+exact for counts.
 """
 
 from __future__ import annotations
@@ -35,10 +41,8 @@ import functools
 
 import numpy as np
 
-from .._base.checks import as_confusion_with_totals, fill_value, scalar_or_array
-from ._classwise import _SUMS_BY_PRODUCT_MAX_N
-
-
+from .._base.checks import fill_value, scalar_or_array
+from ._classwise import _SUMS_BY_PRODUCT_MAX_N, ClassSums, _checked_sums, _vsum
 
 # The five dot products, as (left, right) class sums per cell (i, j) and class k:
 # r s - p.b = c.o - x.y, s^2 - p.b = p.q, s^2 - p.p = p.q_p, s^2 - b.b = b.q.
@@ -124,24 +128,36 @@ def _parts(m: np.ndarray, total: np.ndarray) -> np.ndarray:
     return np.einsum("...ti,tu->...u", left * right, _combine_blocks())
 
 
-def _kappa(m: np.ndarray, fill: float, total: np.ndarray | None = None) -> np.ndarray:
-    return _kappa_of_parts(_parts(m, np.einsum("...ij->...", m) if total is None else total), fill)
+def _parts_of_margins(s: ClassSums) -> np.ndarray:
+    """:func:`_parts` from the bias, prevalence and correct mass alone (whole counts).
+
+    The off-diagonal sums become ``x = p - c`` and ``y = b - c``, and ``q``
+    the total less ``b``: exact for counts, so the same bits as :func:`_parts`
+    of the matrix from 9 classes on, in ``O(n)`` per matrix.
+    """
+    b, p, c = s.bias, s.prevalence, s.correct
+    x, y = p - c, b - c  # off-diagonal mass of each column, of each row
+    q = s.total[..., None] - b
+    left = np.stack([c, x, p, p, b], axis=-2)
+    right = np.stack([q - x, y, q, _vsum(p)[..., None] - p, q], axis=-2)
+    return np.einsum("...ti,tu->...u", left * right, _combine_blocks())
 
 
-def _kappa_of_parts(dots: np.ndarray, fill: float) -> np.ndarray:
-    """kappa from the sums of :func:`_parts` (also used on class sums, ``_margin_metrics``)."""
+def _agreement_parts(s: ClassSums) -> np.ndarray:
+    """The sums of :func:`_parts`: from the cells when the matrix is at hand, else the margins."""
+    return _parts_of_margins(s) if s.matrix is None else _parts(s.matrix, s.total)
+
+
+def _kappa_of(s: ClassSums, fill: float) -> np.ndarray:
+    dots = _agreement_parts(s)
     numerator, den = dots[..., 0], dots[..., 1]
     out = np.full(np.shape(numerator), fill)
     np.divide(numerator, den, out=out, where=den > 0)
     return out
 
 
-def _mcc(m: np.ndarray, fill: float, total: np.ndarray | None = None) -> np.ndarray:
-    return _mcc_of_parts(_parts(m, np.einsum("...ij->...", m) if total is None else total), fill)
-
-
-def _mcc_of_parts(dots: np.ndarray, fill: float) -> np.ndarray:
-    """MCC from the sums of :func:`_parts` (also used on class sums, ``_margin_metrics``)."""
+def _mcc_of(s: ClassSums, fill: float) -> np.ndarray:
+    dots = _agreement_parts(s)
     numerator, spread_p, spread_b = dots[..., 0], dots[..., 2], dots[..., 3]
     # num / sqrt(Dp Db) as (num / Dp) sqrt(Dp / Db): the product Dp Db could underflow,
     # and Dp = Db = num gives exactly 1.
@@ -152,9 +168,14 @@ def _mcc_of_parts(dots: np.ndarray, fill: float) -> np.ndarray:
     return out
 
 
-def _checked(m, zero_division) -> tuple[np.ndarray, float, np.ndarray]:
-    arr, total = as_confusion_with_totals(m)
-    return arr, fill_value(zero_division), total
+def _kappa(m: np.ndarray, fill: float) -> np.ndarray:
+    """kappa of a checked stack (the apparatus's figures use it)."""
+    return _kappa_of(ClassSums(m), fill)
+
+
+def _mcc(m: np.ndarray, fill: float) -> np.ndarray:
+    """MCC of a checked stack (the apparatus's figures use it)."""
+    return _mcc_of(ClassSums(m), fill)
 
 
 def kappa(m, *, zero_division=0):
@@ -199,7 +220,7 @@ def kappa(m, *, zero_division=0):
     >>> kappa([[1e13, 0], [0, 1]])
     1.0
     """
-    return scalar_or_array(_kappa(*_checked(m, zero_division)))
+    return scalar_or_array(_kappa_of(_checked_sums(m), fill_value(zero_division)))
 
 
 def mcc(m, *, zero_division=0):
@@ -241,4 +262,4 @@ def mcc(m, *, zero_division=0):
     >>> mcc([[1e13, 0], [0, 1]])
     1.0
     """
-    return scalar_or_array(_mcc(*_checked(m, zero_division)))
+    return scalar_or_array(_mcc_of(_checked_sums(m), fill_value(zero_division)))

@@ -1,12 +1,20 @@
-"""Single-number summaries built from the class-wise quantities.
+r"""Single-number summaries of the class-wise quantities, and power means of recall.
 
-Convention: ``m[i, j]`` is the mass predicted as class ``i`` whose true class
-is ``j`` (rows = predictions, columns = reference). Every function accepts one
-matrix ``(n, n)``, returning a float, or a stack ``(..., n, n)``, returning an
-array of shape ``(...)``. Nothing loops over the stack in Python.
+Accuracy and the micro averages; macro recall and precision; both macro F1s (the
+mean of class-wise F1 and the F1 of the averages) and their gap :math:`\Delta`;
+weighted F1; the geometric and harmonic means of recall, and the power mean
+:math:`M_p` of which macro recall (``p = 1``), GmacR (``p -> 0``) and HmacR
+(``p = -1``) are members (Opitz 2024, eq. 4). Each metric is written once, as
+``_NAME_of(sums, fill)`` on the class sums (:class:`~clfmetrics.metrics.ClassSums`);
+the public function checks the matrix and calls it.
 
-References: Opitz & Burst (2019), *Macro F1 and Macro F1*; Opitz (2024),
-*A Closer Look at Classification Evaluation Metrics*.
+Convention: ``m[i, j]`` is the mass predicted as class ``i`` whose true class is
+``j`` (rows = predictions, columns = reference). Every function accepts one matrix
+``(n, n)``, returning a float, or a stack ``(..., n, n)``, returning an array of
+shape ``(...)``; nothing loops over the stack in Python.
+
+References: Opitz & Burst (2019), *Macro F1 and Macro F1*; Opitz (2024), *A Closer
+Look at Classification Evaluation Metrics*.
 """
 
 from __future__ import annotations
@@ -15,56 +23,54 @@ import numbers
 
 import numpy as np
 
-from .._base.checks import as_confusion, fill_value, reject_masked, scalar_or_array
+from .._base.checks import fill_value, reject_masked, scalar_or_array
 from ._classwise import (
-    _correct,
+    ClassSums,
+    _checked_sums,
     _dot,
-    _f1,
-    _f1_of_margins,
+    _f1_of,
     _harmonic,
-    _margins,
-    _precision,
-    _ratio,
-    _recall,
+    _precision_of,
+    _recall_of,
     _vsum,
 )
 
+# Each metric on the class sums, f(s, fill); fill is the value of an undefined ratio.
 
 
-def _total(m: np.ndarray) -> np.ndarray:
-    return np.einsum("...ij->...", m)
+def _accuracy_of(s: ClassSums, fill: float = 0.0) -> np.ndarray:
+    return _vsum(s.correct) / s.total
 
 
-def _accuracy(m: np.ndarray) -> np.ndarray:
-    return _vsum(_correct(m)) / _total(m)
+def _micro_f1_of(s: ClassSums, fill: float = 0.0) -> np.ndarray:
+    micro = np.asarray(_accuracy_of(s))  # micro P = micro R = accuracy
+    return _harmonic(micro, micro)
 
 
-def _macro_recall(m: np.ndarray, fill: float) -> np.ndarray:
-    return _vsum(_recall(m, fill)) / m.shape[-1]
+def _macro_recall_of(s: ClassSums, fill: float) -> np.ndarray:
+    return _vsum(_recall_of(s, fill)) / s.n
 
 
-def _macro_precision(m: np.ndarray, fill: float) -> np.ndarray:
-    return _vsum(_precision(m, fill)) / m.shape[-1]
+def _macro_precision_of(s: ClassSums, fill: float) -> np.ndarray:
+    return _vsum(_precision_of(s, fill)) / s.n
 
 
-def _macro_f1(m: np.ndarray, fill: float) -> np.ndarray:
-    return _vsum(_f1(m, fill)) / m.shape[-1]
+def _macro_f1_of(s: ClassSums, fill: float) -> np.ndarray:
+    return _vsum(_f1_of(s, fill)) / s.n
 
 
-def _f1_of_averages(m: np.ndarray, fill: float) -> np.ndarray:
-    b, p, c = _margins(m)
-    n = m.shape[-1]
-    return _harmonic(_vsum(_ratio(c, b, fill)) / n, _vsum(_ratio(c, p, fill)) / n)
+def _f1_of_averages_of(s: ClassSums, fill: float) -> np.ndarray:
+    n = s.n
+    return _harmonic(_vsum(_precision_of(s, fill)) / n, _vsum(_recall_of(s, fill)) / n)
 
 
-def _delta_f1(m: np.ndarray, fill: float) -> np.ndarray:
-    b, prev, c = _margins(m)
-    p = _ratio(c, b, fill)
-    r = _ratio(c, prev, fill)
-    n = m.shape[-1]
-    s = p + r
-    w = np.where(np.isnan(s), np.nan, 0.0)  # weight 1/(P+R); classes with P + R = 0 drop out
-    np.divide(1.0, s, out=w, where=s > 0)
+def _delta_f1_of(s: ClassSums, fill: float) -> np.ndarray:
+    p = _precision_of(s, fill)
+    r = _recall_of(s, fill)
+    n = s.n
+    sp = p + r
+    w = np.where(np.isnan(sp), np.nan, 0.0)  # weight 1/(P+R); classes with P + R = 0 drop out
+    np.divide(1.0, sp, out=w, where=sp > 0)
     # Lagrange's identity turns the lemma's sum over ordered pairs,
     #   sum_xy (P_x R_y - P_y R_x)^2 w_x w_y = 2 (A B - C^2),
     # with A = sum P^2 w, B = sum R^2 w, C = sum P R w, into O(n) work per matrix.
@@ -72,18 +78,61 @@ def _delta_f1(m: np.ndarray, fill: float) -> np.ndarray:
     a, b, c = _dot(p, pw), _dot(r, rw), _dot(p, rw)
     # A B >= C^2 by Cauchy-Schwarz; rounding may leave -1e-17, which is 0.
     pair_sum = 2.0 * np.maximum(a * b - c * c, 0.0)
-    sigma = _vsum(s)
+    sigma = _vsum(sp)
     out = np.where(np.isnan(sigma), np.nan, 0.0)
     np.divide(pair_sum, n * sigma, out=out, where=sigma > 0)
     return out
 
 
-def _weighted_f1(m: np.ndarray, fill: float) -> np.ndarray:
-    b, p, c = _margins(m)
-    f1 = _f1_of_margins(b, p, c, fill)  # a fresh array
+def _weighted_f1_of(s: ClassSums, fill: float) -> np.ndarray:
+    f1 = _f1_of(s, fill)  # a fresh array
+    p = s.prevalence
     if np.isnan(fill):
         f1[p == 0] = 0.0  # weight 0: the class drops out (0 * NaN would be NaN)
     return _dot(p, f1) / _vsum(p)
+
+
+def _geometric_macro_recall_of(s: ClassSums, fill: float) -> np.ndarray:
+    r = _recall_of(s, fill)
+    return np.prod(r, axis=-1) ** (1.0 / r.shape[-1])
+
+
+def _harmonic_macro_recall_of(s: ClassSums, fill: float) -> np.ndarray:
+    r = _recall_of(s, fill)
+    inv = np.where(np.isnan(r), np.nan, np.inf)
+    np.divide(1.0, r, out=inv, where=r > 0)
+    return r.shape[-1] / inv.sum(axis=-1)
+
+
+# The same of a checked stack (the calibrated metrics use them, and the apparatus's figures).
+
+
+def _accuracy(m: np.ndarray) -> np.ndarray:
+    return _accuracy_of(ClassSums(m))
+
+
+def _macro_recall(m: np.ndarray, fill: float) -> np.ndarray:
+    return _macro_recall_of(ClassSums(m), fill)
+
+
+def _macro_precision(m: np.ndarray, fill: float) -> np.ndarray:
+    return _macro_precision_of(ClassSums(m), fill)
+
+
+def _macro_f1(m: np.ndarray, fill: float) -> np.ndarray:
+    return _macro_f1_of(ClassSums(m), fill)
+
+
+def _f1_of_averages(m: np.ndarray, fill: float) -> np.ndarray:
+    return _f1_of_averages_of(ClassSums(m), fill)
+
+
+def _delta_f1(m: np.ndarray, fill: float) -> np.ndarray:
+    return _delta_f1_of(ClassSums(m), fill)
+
+
+def _weighted_f1(m: np.ndarray, fill: float) -> np.ndarray:
+    return _weighted_f1_of(ClassSums(m), fill)
 
 
 def accuracy(m):
@@ -103,7 +152,7 @@ def accuracy(m):
     >>> accuracy([[15, 5], [10, 10]])
     0.625
     """
-    return scalar_or_array(_accuracy(as_confusion(m)))
+    return scalar_or_array(_accuracy_of(_checked_sums(m)))
 
 
 def micro_precision(m):
@@ -126,7 +175,7 @@ def micro_precision(m):
     0.625
     """
     # The bias (row sums) and the prevalence (column sums) both add up to |S|.
-    return scalar_or_array(_accuracy(as_confusion(m)))
+    return scalar_or_array(_accuracy_of(_checked_sums(m)))
 
 
 def micro_recall(m):
@@ -147,7 +196,7 @@ def micro_recall(m):
     0.625
     """
     # The bias (row sums) and the prevalence (column sums) both add up to |S|.
-    return scalar_or_array(_accuracy(as_confusion(m)))
+    return scalar_or_array(_accuracy_of(_checked_sums(m)))
 
 
 def micro_f1(m):
@@ -167,8 +216,7 @@ def micro_f1(m):
     >>> micro_f1([[15, 5], [10, 10]])
     0.625
     """
-    micro = np.asarray(_accuracy(as_confusion(m)))  # micro P = micro R = accuracy
-    return scalar_or_array(_harmonic(micro, micro))
+    return scalar_or_array(_micro_f1_of(_checked_sums(m)))
 
 
 def macro_recall(m, *, zero_division=0):
@@ -192,7 +240,7 @@ def macro_recall(m, *, zero_division=0):
     >>> round(macro_recall([[15, 5], [10, 10]]), 4)
     0.6333
     """
-    return scalar_or_array(_macro_recall(as_confusion(m), fill_value(zero_division)))
+    return scalar_or_array(_macro_recall_of(_checked_sums(m), fill_value(zero_division)))
 
 
 def macro_precision(m, *, zero_division=0):
@@ -214,7 +262,7 @@ def macro_precision(m, *, zero_division=0):
     >>> macro_precision([[15, 5], [10, 10]])
     0.625
     """
-    return scalar_or_array(_macro_precision(as_confusion(m), fill_value(zero_division)))
+    return scalar_or_array(_macro_precision_of(_checked_sums(m), fill_value(zero_division)))
 
 
 def macro_f1(m, *, zero_division=0):
@@ -246,7 +294,7 @@ def macro_f1(m, *, zero_division=0):
     >>> round(macro_f1([[100, 10000], [0, 100]]), 4)
     0.0196
     """
-    return scalar_or_array(_macro_f1(as_confusion(m), fill_value(zero_division)))
+    return scalar_or_array(_macro_f1_of(_checked_sums(m), fill_value(zero_division)))
 
 
 def f1_of_averages(m, *, zero_division=0):
@@ -272,7 +320,7 @@ def f1_of_averages(m, *, zero_division=0):
     >>> round(f1_of_averages([[100, 10000], [0, 100]]), 4)
     0.505
     """
-    return scalar_or_array(_f1_of_averages(as_confusion(m), fill_value(zero_division)))
+    return scalar_or_array(_f1_of_averages_of(_checked_sums(m), fill_value(zero_division)))
 
 
 def delta_f1(m, *, zero_division=0):
@@ -308,7 +356,7 @@ def delta_f1(m, *, zero_division=0):
     >>> round(delta_f1([[100, 10000], [0, 100]]), 6)
     0.485343
     """
-    return scalar_or_array(_delta_f1(as_confusion(m), fill_value(zero_division)))
+    return scalar_or_array(_delta_f1_of(_checked_sums(m), fill_value(zero_division)))
 
 
 def weighted_f1(m, *, zero_division=0):
@@ -339,7 +387,7 @@ def weighted_f1(m, *, zero_division=0):
     >>> round(weighted_f1([[15, 5], [10, 10]]), 4)
     0.631
     """
-    return scalar_or_array(_weighted_f1(as_confusion(m), fill_value(zero_division)))
+    return scalar_or_array(_weighted_f1_of(_checked_sums(m), fill_value(zero_division)))
 
 
 def geometric_macro_recall(m, *, zero_division=0):
@@ -363,8 +411,7 @@ def geometric_macro_recall(m, *, zero_division=0):
     >>> round(geometric_macro_recall([[15, 5], [10, 10]]), 4)
     0.6325
     """
-    r = _recall(as_confusion(m), fill_value(zero_division))
-    return scalar_or_array(np.prod(r, axis=-1) ** (1.0 / r.shape[-1]))
+    return scalar_or_array(_geometric_macro_recall_of(_checked_sums(m), fill_value(zero_division)))
 
 
 def harmonic_macro_recall(m, *, zero_division=0):
@@ -388,13 +435,7 @@ def harmonic_macro_recall(m, *, zero_division=0):
     >>> round(harmonic_macro_recall([[15, 5], [10, 10]]), 4)
     0.6316
     """
-    r = _recall(as_confusion(m), fill_value(zero_division))
-    n = r.shape[-1]
-    inv = np.where(np.isnan(r), np.nan, np.inf)
-    np.divide(1.0, r, out=inv, where=r > 0)
-    return scalar_or_array(n / inv.sum(axis=-1))
-
-
+    return scalar_or_array(_harmonic_macro_recall_of(_checked_sums(m), fill_value(zero_division)))
 
 
 def _as_exponent(p) -> np.ndarray:
@@ -529,5 +570,5 @@ def power_mean_recall(m, p, *, zero_division=0):
     >>> round(power_mean_recall([[15, 5], [10, 10]], -1), 4)
     0.6316
     """
-    r = _recall(as_confusion(m), fill_value(zero_division))
+    r = _recall_of(_checked_sums(m), fill_value(zero_division))
     return scalar_or_array(_power_mean(r, _as_exponent(p)))

@@ -1,4 +1,9 @@
-"""Per-class quantities: bias, prevalence, correct, precision, recall and F1.
+"""The class sums of a matrix, and the per-class quantities built on them.
+
+The class sums, :class:`ClassSums`, are what every metric of this concern is written
+on: the bias (row sums), the prevalence (column sums), the correct mass (the
+diagonal) and the total. Here too are precision, recall and F1 of each class on
+them, and the public functions of a matrix.
 
 Convention (as in Opitz & Burst 2019 and Opitz 2024): ``m[i, j]`` is the mass
 predicted as class ``i`` whose true class is ``j``. Rows are predictions,
@@ -12,9 +17,7 @@ import functools
 
 import numpy as np
 
-from .._base.checks import as_confusion, fill_value
-
-
+from .._base.checks import as_confusion, as_confusion_with_totals, fill_value
 
 # Up to this many classes, a product with a 0/1 matrix sums the rows or the
 # columns of every matrix in one BLAS pass; numpy's reductions over a short
@@ -63,9 +66,72 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("...i,...i->...", a, b)
 
 
-def _margins(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Bias, prevalence and correct of every matrix of the stack."""
-    return _bias(m), _prevalence(m), _correct(m)
+def _total(m: np.ndarray) -> np.ndarray:
+    return np.einsum("...ij->...", m)
+
+
+class ClassSums:
+    """The class sums of a stack of confusion matrices: all that METRICS needs of it.
+
+    ``bias`` (row sums, predicted), ``prevalence`` (column sums, true) and
+    ``correct`` (the diagonal), each ``(..., n)``, and ``total``, ``(...)``. Made
+    from a stack (``ClassSums(m)``), each is summed from the cells the first
+    time a metric asks for it, so a metric reads the stack only for what it
+    uses. Made from the class sums themselves (:meth:`of_margins`, the
+    resampling of many classes: ``3 n`` numbers per matrix), ``matrix`` is
+    None and the total is the sum of the bias. Every metric of this concern is
+    written once, on this object; a function of a matrix builds it and calls
+    that form. The arrays are shared by every metric asked of the same object:
+    no form writes into them.
+    """
+
+    __slots__ = ("_bias", "_correct", "_prevalence", "_total", "matrix")
+
+    def __init__(self, matrix: np.ndarray, total: np.ndarray | None = None):
+        self.matrix = matrix
+        self._bias = self._prevalence = self._correct = None
+        self._total = total
+
+    @classmethod
+    def of_margins(cls, b: np.ndarray, p: np.ndarray, c: np.ndarray) -> ClassSums:
+        """The sums of matrices known only by their bias ``b``, prevalence ``p``, correct ``c``."""
+        sums = cls(None, _vsum(b))
+        sums._bias, sums._prevalence, sums._correct = b, p, c
+        return sums
+
+    @property
+    def n(self) -> int:
+        """The number of classes."""
+        return (self.matrix if self._correct is None else self._correct).shape[-1]
+
+    @property
+    def bias(self) -> np.ndarray:
+        if self._bias is None:
+            self._bias = _bias(self.matrix)
+        return self._bias
+
+    @property
+    def prevalence(self) -> np.ndarray:
+        if self._prevalence is None:
+            self._prevalence = _prevalence(self.matrix)
+        return self._prevalence
+
+    @property
+    def correct(self) -> np.ndarray:
+        if self._correct is None:
+            self._correct = _correct(self.matrix)
+        return self._correct
+
+    @property
+    def total(self) -> np.ndarray:
+        if self._total is None:
+            self._total = _total(self.matrix)
+        return self._total
+
+
+def _checked_sums(m) -> ClassSums:
+    """The class sums of ``m`` after :func:`as_confusion_with_totals` (whose totals they keep)."""
+    return ClassSums(*as_confusion_with_totals(m))
 
 
 def _ratio(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:
@@ -75,14 +141,6 @@ def _ratio(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:
     out = np.full(np.broadcast_shapes(num.shape, den.shape), fill)
     np.divide(num, den, out=out, where=den > 0)
     return out
-
-
-def _precision(m: np.ndarray, fill: float) -> np.ndarray:
-    return _ratio(_correct(m), _bias(m), fill)
-
-
-def _recall(m: np.ndarray, fill: float) -> np.ndarray:
-    return _ratio(_correct(m), _prevalence(m), fill)
 
 
 def _harmonic(p: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -98,18 +156,41 @@ def _harmonic(p: np.ndarray, r: np.ndarray) -> np.ndarray:
     return out
 
 
-def _f1_of_margins(b: np.ndarray, p: np.ndarray, c: np.ndarray, fill: float) -> np.ndarray:
+# The class-wise ratios on the class sums (each a new array, shape (..., n)).
+
+
+def _precision_of(s: ClassSums, fill: float) -> np.ndarray:
+    return _ratio(s.correct, s.bias, fill)
+
+
+def _recall_of(s: ClassSums, fill: float) -> np.ndarray:
+    return _ratio(s.correct, s.prevalence, fill)
+
+
+def _f1_of(s: ClassSums, fill: float) -> np.ndarray:
+    b, p, c = s.bias, s.prevalence, s.correct
     if b.size and b.min() > 0 and p.min() > 0:
         # Every class predicted and present: H(c/b, c/p) = 2c / (b + p) = c / ((b + p) / 2),
         # with two new arrays instead of seven.
         half = b + p
         half *= 0.5
         return np.divide(c, half, out=half)
-    return _harmonic(_ratio(c, b, fill), _ratio(c, p, fill))
+    return _harmonic(_precision_of(s, fill), _recall_of(s, fill))
+
+
+# The same of a checked stack (the calibrated metrics use them, and the apparatus's figures).
+
+
+def _precision(m: np.ndarray, fill: float) -> np.ndarray:
+    return _precision_of(ClassSums(m), fill)
+
+
+def _recall(m: np.ndarray, fill: float) -> np.ndarray:
+    return _recall_of(ClassSums(m), fill)
 
 
 def _f1(m: np.ndarray, fill: float) -> np.ndarray:
-    return _f1_of_margins(*_margins(m), fill)
+    return _f1_of(ClassSums(m), fill)
 
 
 def bias(m) -> np.ndarray:
@@ -194,7 +275,7 @@ def precision(m, *, zero_division=0) -> np.ndarray:
     >>> precision([[15, 5], [10, 10]])
     array([0.75, 0.5 ])
     """
-    return _precision(as_confusion(m), fill_value(zero_division))
+    return _precision_of(_checked_sums(m), fill_value(zero_division))
 
 
 def recall(m, *, zero_division=0) -> np.ndarray:
@@ -218,7 +299,7 @@ def recall(m, *, zero_division=0) -> np.ndarray:
     >>> recall([[15, 5], [10, 10]])
     array([0.6       , 0.66666667])
     """
-    return _recall(as_confusion(m), fill_value(zero_division))
+    return _recall_of(_checked_sums(m), fill_value(zero_division))
 
 
 def f1(m, *, zero_division=0) -> np.ndarray:
@@ -245,4 +326,4 @@ def f1(m, *, zero_division=0) -> np.ndarray:
     >>> f1([[15, 5], [10, 10]])
     array([0.66666667, 0.57142857])
     """
-    return _f1(as_confusion(m), fill_value(zero_division))
+    return _f1_of(_checked_sums(m), fill_value(zero_division))

@@ -1,10 +1,12 @@
-"""Building confusion matrices from labels, and converting scikit-learn's.
+"""Confusion matrices: built from labels, converted from and to scikit-learn's, as tables.
 
 Convention of this library and of the source papers: ``m[i, j]`` is the mass
-predicted as class ``i`` whose true class is ``j`` (rows = predictions,
-columns = reference). scikit-learn's ``confusion_matrix`` returns the
-transpose (rows = true labels); :func:`from_sklearn` and :func:`to_sklearn`
-convert between the two.
+predicted as class ``i`` whose true class is ``j`` (rows = predictions, columns =
+reference). scikit-learn's ``confusion_matrix`` is the transpose (rows = true
+labels); :func:`from_sklearn` and :func:`to_sklearn` convert between the two.
+:func:`confusion_table` labels a matrix, with each class's bias (row sum) and
+prevalence (column sum) in the margins, as an accessible HTML table in Jupyter and
+as aligned text elsewhere.
 """
 
 from __future__ import annotations
@@ -14,8 +16,7 @@ import html
 import numpy as np
 
 from .._base.checks import as_confusion
-from .._base.codes import label_codes as _label_codes
-
+from .._base.codes import label_codes
 
 
 def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
@@ -63,7 +64,7 @@ def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
     array([[1, 0],
            [1, 1]])
     """
-    t, p, n = _label_codes(y_true, y_pred, labels)
+    t, p, n = label_codes(y_true, y_pred, labels)
     return np.bincount(p * n + t, minlength=n * n).reshape(n, n).astype(np.int64)
 
 
@@ -144,8 +145,6 @@ def to_labels(m, labels=None) -> tuple[np.ndarray, np.ndarray]:
     counts = arr.astype(np.int64).ravel()
     pred_index, true_index = np.divmod(np.repeat(np.arange(n * n), counts), n)
     return names[true_index], names[pred_index]
-
-
 
 
 def _fmt(x: float) -> str:

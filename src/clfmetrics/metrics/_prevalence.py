@@ -1,9 +1,15 @@
-"""Prevalence scaling and calibration (Opitz 2024, eq. 5-6).
+r"""Prevalence scaling and calibration, and the calibrated metrics in closed form.
 
-Convention: ``m[i, j]`` is the mass predicted as class ``i`` whose true class
-is ``j``; column ``j`` holds all items of true class ``j``, so scaling column
-``j`` changes how common class ``j`` is while keeping the proportions of the
-errors made on it.
+:func:`prevalence_scale` multiplies column ``j`` by :math:`\lambda_j`;
+:func:`prevalence_calibrate` chooses :math:`\lambda^\sim_{jj} = |S| / (n \cdot
+prevalence(j))`, so that every class holds :math:`|S|/n` of the mass (Opitz 2024,
+eq. 5-6). The metrics of the calibrated matrix follow from the original one in
+closed form: the calibrated bias and precision, macro precision, and kappa and MCC
+(eq. 16).
+
+Convention: ``m[i, j]`` is the mass predicted as class ``i`` whose true class is
+``j``; column ``j`` holds all items of true class ``j``, so scaling it changes how
+common class ``j`` is and keeps the proportions of the errors made on it.
 """
 
 from __future__ import annotations
@@ -13,7 +19,6 @@ import numpy as np
 from .._base.checks import as_confusion, fill_value, reject_masked, scalar_or_array
 from ._averages import _macro_recall
 from ._classwise import _bias, _precision, _prevalence
-
 
 
 def prevalence_scale(m, lam) -> np.ndarray:
@@ -91,8 +96,6 @@ def prevalence_calibrate(m) -> np.ndarray:
     n = m.shape[-1]
     total = prev.sum(axis=-1, keepdims=True)
     return m * (total / (n * prev))[..., None, :]
-
-
 
 
 def _calibrated(m) -> np.ndarray:

@@ -3,12 +3,24 @@
 Public as ``clfmetrics.METRICS`` and ``clfmetrics.CLASSWISE`` (the same dictionaries).
 It sits below everything that looks a metric up by name (intervals, simulations,
 reports, comparisons), so that none of them reaches up to the package for it.
+``CLASS_SUM_FORMS`` gives each metric of METRICS as the function of the class sums
+that its matrix function calls, for the resampling of many classes.
 """
 
 from __future__ import annotations
 
-from ._agreement import kappa, mcc
+from ._agreement import _kappa_of, _mcc_of, kappa, mcc
 from ._averages import (
+    _accuracy_of,
+    _delta_f1_of,
+    _f1_of_averages_of,
+    _geometric_macro_recall_of,
+    _harmonic_macro_recall_of,
+    _macro_f1_of,
+    _macro_precision_of,
+    _macro_recall_of,
+    _micro_f1_of,
+    _weighted_f1_of,
     accuracy,
     delta_f1,
     f1_of_averages,
@@ -23,7 +35,6 @@ from ._averages import (
     weighted_f1,
 )
 from ._classwise import bias, correct, f1, precision, prevalence, recall
-
 
 #: The single-number metrics of the library, by name, in the order the book presents them.
 METRICS = {
@@ -51,6 +62,26 @@ CLASSWISE = {
     "precision": precision,
     "recall": recall,
     "f1": f1,
+}
+
+
+#: Each metric of METRICS as the form ``f(sums, fill)`` on a ``ClassSums`` that it is
+#: computed by (``fill``: the value of an undefined ratio, ignored by the micro averages).
+CLASS_SUM_FORMS = {
+    accuracy: _accuracy_of,
+    macro_recall: _macro_recall_of,
+    macro_precision: _macro_precision_of,
+    macro_f1: _macro_f1_of,
+    f1_of_averages: _f1_of_averages_of,
+    weighted_f1: _weighted_f1_of,
+    kappa: _kappa_of,
+    mcc: _mcc_of,
+    geometric_macro_recall: _geometric_macro_recall_of,
+    harmonic_macro_recall: _harmonic_macro_recall_of,
+    micro_precision: _accuracy_of,
+    micro_recall: _accuracy_of,
+    micro_f1: _micro_f1_of,
+    delta_f1: _delta_f1_of,
 }
 
 

@@ -1,4 +1,9 @@
-"""Probabilities: proper scores, reliability and calibration, with their uncertainty."""
+"""Probabilities: proper scores, reliability and calibration, with their uncertainty.
+
+Names imported here as ``name as name`` (below the public ones) are the interface of this
+concern to the concerns above it, not public API: the proper scores and binned sums on
+checked probabilities, for the report.
+"""
 
 from ._classwise import classwise_calibration_error, classwise_reliability
 from ._consistency import CalibrationTest, ReliabilityBand, calibration_test, reliability_band
@@ -11,6 +16,15 @@ from ._corp import (
     pool_adjacent_violators_stack,
 )
 from ._reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
+
+# isort: split
+# The interface to the concerns above (not in __all__).
+from ._reliability import ROW_SUM_TOLERANCE as ROW_SUM_TOLERANCE
+from ._reliability import binned as binned
+from ._reliability import brier_of as brier_of
+from ._reliability import ece_of as ece_of
+from ._reliability import log_loss_of as log_loss_of
+from ._reliability import worst_row_sum as worst_row_sum
 
 __all__ = [
     "CORPBand",

@@ -21,7 +21,6 @@ from ._reliability import bin_sums as _sums
 from ._reliability import ece_of as _ece
 
 
-
 def _columns(y_true, proba, labels):
     """The checked matrix, the column of each item's true class, and the column labels."""
     p = _as_proba(proba)

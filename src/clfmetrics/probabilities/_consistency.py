@@ -25,10 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..inference import _bootstrap as rs
-from ..inference._binomial import clopper_pearson
+from ..inference import check_level, check_size, clopper_pearson
 from ._reliability import _bin_items
-
 
 _BLOCK = 2**20
 
@@ -113,7 +111,7 @@ def reliability_band(
     pos_label=None,
     rng=None,
 ) -> ReliabilityBand:
-    r"""The reliability diagram of :func:`~clfmetrics.probabilities.reliability_curve`, with intervals.
+    r"""Reliability diagram of :func:`~clfmetrics.probabilities.reliability_curve`, with intervals.
 
     - ``"clopper-pearson"``: the exact interval of each bin's observed
       frequency :math:`k_b / n_b` (hits among the bin's items): where the true
@@ -149,7 +147,7 @@ def reliability_band(
     >>> band.counts.tolist(), band.high.round(3).tolist()
     ([2, 3], [0.842, 1.0])
     """
-    level, method = rs.check_level(level), _check_method(method)
+    level, method = check_level(level), _check_method(method)
     ids, stated, hit, bins = _bin_items(y_true, proba, bins, strategy, pos_label, None)
     counts = np.bincount(ids, minlength=bins)
     hits = np.bincount(ids, weights=hit.astype(np.float64), minlength=bins)
@@ -158,7 +156,7 @@ def reliability_band(
     if method == "clopper-pearson":
         low, high = clopper_pearson(hits[full].round(), counts[full], level)
     else:
-        draws = _calibrated_hits(ids, stated, bins, rs.check_size(size), np.random.default_rng(rng))
+        draws = _calibrated_hits(ids, stated, bins, check_size(size), np.random.default_rng(rng))
         freq = draws[:, full] / counts[full]
         low, high = np.quantile(freq, [(1 - level) / 2, (1 + level) / 2], axis=0)
     return ReliabilityBand(
@@ -215,7 +213,7 @@ def calibration_test(
     >>> calibration_test(rng.random(500) < p**2, p, size=2000, rng=0).pvalue < 0.01
     True
     """
-    size = rs.check_size(size)
+    size = check_size(size)
     ids, stated, hit, bins = _bin_items(y_true, proba, bins, "uniform", pos_label, None)
     n_items = ids.size
     sums = np.bincount(ids, weights=stated, minlength=bins)

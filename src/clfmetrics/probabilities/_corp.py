@@ -36,10 +36,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..inference import _bootstrap as rs
-from ..scores._checks import _positives
+from ..inference import check_level, check_size
+from ..scores import positives
 from ._reliability import _as_proba
-
 
 
 @dataclass(frozen=True)
@@ -163,7 +162,7 @@ def _pooled(y_true, proba, pos_label):
         raise ValueError(
             f"proba must be 1-d, the probability of the positive class; got shape {p.shape}"
         )
-    _, pos = _positives(y_true, p, pos_label, name="proba")
+    _, pos = positives(y_true, p, pos_label, name="proba")
     y = pos.astype(np.float64)
     predicted, inverse, counts = np.unique(p, return_inverse=True, return_counts=True)
     hits = np.bincount(inverse, weights=y, minlength=predicted.size)
@@ -342,7 +341,7 @@ def corp_band(
     """
     if method not in ("consistency", "confidence"):
         raise ValueError(f"method must be 'consistency' or 'confidence'; got {method!r}")
-    level, size = rs.check_level(level), rs.check_size(size)
+    level, size = check_level(level), check_size(size)
     _, _, predicted, _, counts, hits = _pooled(y_true, proba, pos_label)
     observed = np.clip(pool_adjacent_violators(hits / counts, counts), 0.0, 1.0)
     fits = _resampled_fits(predicted, counts, hits, method, size, np.random.default_rng(rng))

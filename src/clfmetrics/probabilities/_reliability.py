@@ -1,11 +1,17 @@
-"""The arithmetic of :mod:`clfmetrics.probabilities` on checked probabilities.
+r"""Are the probabilities right? Proper scoring rules, the reliability curve and the ECE.
 
-Each function takes what ``reliability._binary_or_matrix`` returns: ``p`` (float64,
-1-d or ``(N, n)``, finite, in [0, 1], rows summing to 1), and either ``pos`` (1-d: is
-item ``i`` positive) or ``cols`` (a matrix: the column of each item's true class).
-The public functions check their input once and call these; the report, whose
-scores are checked where they enter, calls them directly, so no check is repeated
-over the N items (at 10**7 items each check held about 40 bytes an item).
+:func:`brier_score` and :func:`log_loss` are strictly proper scoring rules;
+:func:`reliability_curve` bins the stated probabilities and compares, bin by bin, the
+observed frequency with the mean stated probability; :func:`expected_calibration_error`
+sums the gaps (plug-in or debiased). Calibration of probabilities is not the book's
+prevalence calibration of a confusion matrix (:mod:`clfmetrics.metrics`).
+
+The public functions check their input once (``p``: float64, 1-d or ``(N, n)``,
+in [0, 1], rows summing to 1; with ``pos``, whether each item is positive, or
+``cols``, the column of its true class) and call the arithmetic here (``brier_of``,
+``log_loss_of``, ``binned``, ``ece_of``), which the report calls directly on
+probabilities it has checked where they entered, so no check is repeated over the
+``N`` items. Equal-width bins are summed a block of items at a time, to the same bits.
 """
 
 from __future__ import annotations
@@ -14,9 +20,10 @@ import math
 
 import numpy as np
 
+from .._base.arrays import bincount_onto
 from .._base.checks import reject_masked
-from ..metrics._confusion import _label_codes
-from ..scores._checks import _as_scores, _as_target, _positives
+from .._base.codes import label_codes
+from ..scores import as_scores, as_target, positives
 
 _EPS = np.finfo(np.float64).eps
 #: Rows of a probability matrix handled at a time by the Brier score (no copy of the matrix).
@@ -92,16 +99,6 @@ def bin_sums(ids, stated, hit, bins):
     return counts[full], observed[full], predicted[full]
 
 
-def bincount_onto(sums: np.ndarray, ids: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """``sums`` plus ``np.bincount(ids, weights)``, added as one ``np.bincount`` over all the
-    items would add them: a block at a time, each block's bincount starts from the sums so
-    far, so sums taken block by block equal those over all N items to the last bit."""
-    head = np.arange(sums.size)
-    return np.bincount(
-        np.concatenate([head, ids]), weights=np.concatenate([sums, weights]), minlength=sums.size
-    )
-
-
 def binned(p: np.ndarray, pos, cols, bins: int, strategy: str):
     """Per non-empty bin: count, sum of outcomes, sum of stated probabilities.
 
@@ -144,7 +141,6 @@ def ece_of(counts, hits, stated, debiased) -> float:
     return float(weight @ (2 * np.abs(gap) - folded))
 
 
-
 #: How far a row of an (N, n) matrix may sum from 1 (float32 probabilities pass).
 ROW_SUM_TOLERANCE = 1e-6
 #: Rows of a probability matrix summed at a time by :func:`worst_row_sum`.
@@ -163,7 +159,7 @@ def _as_proba(proba) -> np.ndarray:
             "proba must be 1-d (the probability of the positive class, one per item) or "
             f"(N, n) (one column per class); got shape {arr.shape}"
         )
-    p = _as_scores(arr, ndim=arr.ndim, name="proba")
+    p = as_scores(arr, ndim=arr.ndim, name="proba")
     if p.size == 0:
         raise ValueError(f"proba is empty (shape {p.shape}): there is nothing to evaluate")
     if p.min() < 0 or p.max() > 1:
@@ -180,7 +176,7 @@ def _true_columns(y_true, p: np.ndarray, labels) -> np.ndarray:
     n = p.shape[1]
     if n < 2:
         raise ValueError(f"proba must have one column per class (n >= 2); got shape {p.shape}")
-    y = _as_target(y_true, len(p), "proba")
+    y = as_target(y_true, len(p), "proba")
     if labels is None:
         try:
             classes = np.unique(y)
@@ -191,7 +187,7 @@ def _true_columns(y_true, p: np.ndarray, labels) -> np.ndarray:
                 f"proba has {n} columns but y_true holds {len(classes)} distinct classes "
                 f"{classes.tolist()}; pass labels= with the class of each column"
             )
-    codes, _, n_labels = _label_codes(y, y, labels)
+    codes, _, n_labels = label_codes(y, y, labels)
     if n_labels != n:
         raise ValueError(
             f"proba has {n} columns but labels names {n_labels} classes; "
@@ -229,7 +225,7 @@ def _binary_or_matrix(y_true, proba, pos_label, labels):
                 "labels applies to an (N, n) matrix; for 1-d proba (the probability of the "
                 "positive class) use pos_label="
             )
-        _, pos = _positives(y_true, p, pos_label, name="proba")
+        _, pos = positives(y_true, p, pos_label, name="proba")
         return p, pos, None
     if pos_label is not None:
         raise ValueError(

@@ -14,19 +14,22 @@ import numpy as np
 from .._base.codes import counted_codes
 from .._base.labels import near_duplicates
 from .._base.numbers import count, num, pvalue, seed_of, seed_text
-from ..inference import _bootstrap as rs
-from ..inference._binomial import holm
-from ..inference._binomial import mcnemar_of_patterns
-from ..inference._uncertainty import (
+from ..inference import (
+    DEFAULT_SEED,
+    check_level,
+    check_memory,
+    check_size,
+    holm,
+    mcnemar_of_patterns,
     paired_intervals,
+    patterns,
     permutation_pvalues,
     system_matrices,
 )
-from ..metrics._registry import registry
+from ..metrics import registry
 from ._html import Rendered
 from ._render import Section, interval_dict, interval_text, plain_labels
 from ._warnings import centred_warnings, class_warnings, undefined_share_warnings
-
 
 #: Entries of METRICS for which higher is not better.
 NOT_A_SCORE = frozenset({"delta_f1"})
@@ -40,7 +43,7 @@ class Comparison(Rendered):
         self.level, self.size = level, size
         #: The seed of the resamples and swaps, or None where the caller gave no seed.
         self.seed = seed_of(rng)
-        rs.check_memory(n)
+        check_memory(n)
         self.n_items = int(counts.sum())
         self._heading = f"Paired comparison: {names[0]} - {names[1]}"
         metrics = registry()
@@ -223,7 +226,7 @@ def compare(
     names=("A", "B"),
     level=0.95,
     size=10_000,
-    rng=rs.DEFAULT_SEED,
+    rng=DEFAULT_SEED,
 ) -> Comparison:
     """Is system A better than system B on these items? Every metric, paired.
 
@@ -281,7 +284,7 @@ def compare_from_counts(
     names=("A", "B"),
     level=0.95,
     size=10_000,
-    rng=rs.DEFAULT_SEED,
+    rng=DEFAULT_SEED,
 ) -> Comparison:
     """:func:`compare` from how many items share each (true class, A's, B's prediction).
 
@@ -318,9 +321,9 @@ def compare_from_counts(
 
 
 def _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arguments):
-    level, size = rs.check_level(level), rs.check_size(size)
+    level, size = check_level(level), check_size(size)
     if len(names) != 2 or len(set(map(str, names))) != 2:
         raise ValueError(f"names must be two different names; got {names!r}")
     codes, weights, n, labels = counted_codes(truth, [pred_a, pred_b], counts, labels, arguments)
-    rows, counts = rs.patterns(codes, n, weights)
+    rows, counts = patterns(codes, n, weights)
     return Comparison(rows, counts, n, labels, tuple(map(str, names)), level, size, rng)

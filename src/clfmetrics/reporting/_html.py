@@ -1,14 +1,18 @@
-"""A small SVG chart writer (numpy only) for the self-contained HTML report.
+"""The report as one self-contained HTML page, with its figures as inline SVG (numpy only).
 
-One chart: a square plot area with labelled axes and round ticks, a dashed
-reference line, and series drawn as lines, shaded bands or points with
-error bars. Colours come from CSS classes (``c0`` ... ``c6``, the Okabe-Ito
-palette, safe for the common colour-vision deficiencies) that the report's
-style sheet defines for light and dark pages; text and axes use
-``currentColor``, so they follow the page's colour scheme. Every chart has a
-``<title>`` and a ``<desc>`` (its alt text) and ``role="img"``.
-
-Coordinates are written with two decimals, so the same data give the same bytes.
+- **Charts.** A small SVG writer: a square plot with labelled axes and round
+  ticks, a dashed reference line, lines, shaded bands or points with error bars.
+  Colours are CSS classes (the Okabe-Ito palette, with lighter hues for a dark
+  page), text follows ``currentColor``; each chart has a ``<title>``, a ``<desc>``
+  and ``role="img"``, and its coordinates two decimals, so the same data give the
+  same bytes.
+- **Figures.** With scores, the ROC and precision-recall curves with their
+  simultaneous bootstrap bands and the reliability diagram with each bin's
+  Clopper-Pearson interval, on the report's seed.
+- **The page.** No script, external style sheet, font or image, and a
+  Content-Security-Policy that forbids them; every text from the user's file is
+  escaped. :class:`Rendered` gives the report and the comparison their
+  ``to_text``, ``to_markdown``, ``to_html``, ``to_csv`` and file output.
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..inference._bands import pr_band, roc_band
-from ..probabilities._consistency import reliability_band
+from ..inference import pr_band, roc_band
+from ..probabilities import reliability_band
 from ._render import Section, as_html, for_text, markdown, plain_values, text, to_csv, to_frame
 
 #: Okabe & Ito (2008) without black (unreadable on a dark page), in the order used.

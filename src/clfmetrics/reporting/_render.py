@@ -1,4 +1,17 @@
-"""The unit of every rendering of a report: a titled table and notes."""
+"""The plain renderings of a report or a comparison, all from one list of sections.
+
+A :class:`Section` is a title, an optional table (a header and rows of formatted
+cells) and notes (plain sentences). From a list of them come the text rendering
+(long tables shortened for many classes, with a pointer to the full ones), the HTML
+for Jupyter, Markdown, CSV and pandas' long table ``section, row, column, value``,
+and the report's suggested paragraph for an evaluation section.
+
+Labels come from the user's file, so each rendering escapes them for its syntax:
+Markdown backslash-escapes ``\\ | * _ ` [ ]`` and turns ``& < >`` into entities; CSV
+is written by :mod:`csv`, and a cell that a spreadsheet would run as a formula (it
+starts with ``= + - @``, a tab or a carriage return and is not a number) gets a
+leading ``'``; pandas gets the values as data.
+"""
 
 from __future__ import annotations
 

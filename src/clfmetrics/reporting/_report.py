@@ -23,13 +23,26 @@ import numpy as np
 from .._base.codes import counted_codes, joint_codes
 from .._base.labels import near_duplicates
 from .._base.numbers import count, fixed, num, seed_of, seed_text
-from ..inference import _bootstrap as rs
-from ..inference._interval import centred_on_estimate
-from ..inference._uncertainty import intervals_of_matrix
-from ..metrics._averages import delta_f1, f1_of_averages, macro_f1
-from ..metrics._classwise import bias, f1, precision, prevalence, recall
-from ..metrics._prevalence import prevalence_calibrate
-from ..metrics._registry import registry
+from ..inference import (
+    DEFAULT_SEED,
+    centred_on_estimate,
+    check_level,
+    check_memory,
+    check_size,
+    intervals_of_matrix,
+)
+from ..metrics import (
+    bias,
+    delta_f1,
+    f1,
+    f1_of_averages,
+    macro_f1,
+    precision,
+    prevalence,
+    prevalence_calibrate,
+    recall,
+    registry,
+)
 from ._html import Rendered, score_figures
 from ._render import (
     Section,
@@ -52,7 +65,6 @@ from ._warnings import (
     undefined_share_warnings,
 )
 
-
 #: A gap between the two macro F1s at least this large is explained in the report.
 DELTA_MATERIAL = 0.01
 #: Bias differing from prevalence by more than this share counts as over- or under-predicting.
@@ -73,7 +85,7 @@ class Report(Rendered):
         #: The seed of the resamples, or None where a Generator or fresh entropy was given.
         self.seed = seed
         self.n_items = int(matrix.sum())
-        rs.check_memory(len(self.labels))
+        check_memory(len(self.labels))
         metrics = registry()
         #: Every metric of METRICS with its percentile interval, by name (resampled in chunks;
         #: an interval that excludes its estimate is centred on it, with a warning).
@@ -279,7 +291,7 @@ def report(
     pos_label=None,
     level=0.95,
     size=10_000,
-    rng=rs.DEFAULT_SEED,
+    rng=DEFAULT_SEED,
     auc_method="auto",
 ) -> Report:
     """Every metric with its interval, and what a reader needs to interpret them.
@@ -351,7 +363,7 @@ def report_of_codes(truth, pred, labels, scores, pos_label, level, size, rng, au
     """:func:`report` with scores, from class codes (indices into ``labels``): the command
     line's reader gives codes, so no column of labels is made for its rows. The one check of
     ``level`` and ``size`` on this path (``report`` leaves them to it)."""
-    level, size, n = rs.check_level(level), rs.check_size(size), len(labels)
+    level, size, n = check_level(level), check_size(size), len(labels)
     # The reader's codes may be int8: widened for the cells only (the rest compares them).
     cells = pred.astype(np.intp, copy=False) * n + truth
     matrix = np.bincount(cells, minlength=n * n)
@@ -368,7 +380,7 @@ def report_of_codes(truth, pred, labels, scores, pos_label, level, size, rng, au
 
 
 def report_from_counts(
-    truth, pred, counts, *, labels=None, level=0.95, size=10_000, rng=rs.DEFAULT_SEED
+    truth, pred, counts, *, labels=None, level=0.95, size=10_000, rng=DEFAULT_SEED
 ):
     """:func:`report` from how many items share each (true class, prediction).
 
@@ -404,7 +416,7 @@ def report_from_counts(
 
 
 def _counted(truth, pred, counts, labels, level, size, rng, names) -> Report:
-    level, size = rs.check_level(level), rs.check_size(size)
+    level, size = check_level(level), check_size(size)
     codes, weights, n, labels = counted_codes(truth, [pred], counts, labels, names)
     matrix = np.bincount(codes[1] * n + codes[0], weights=weights, minlength=n * n)
     matrix = matrix.reshape(n, n).astype(np.float64)

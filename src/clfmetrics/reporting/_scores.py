@@ -18,11 +18,15 @@ import numpy as np
 
 from .._base.checks import reject_masked
 from .._base.numbers import count, fixed, num
-from ..inference._auc import ROWS as _ROWS
-from ..inference._auc import area_interval, class_cells, small_class_warning
-from ..inference._interval import centred_on_estimate
-from ..inference._macro_auc import macro_auc_interval
-from ..probabilities._reliability import (
+from ..inference import (
+    ROWS,
+    area_interval,
+    centred_on_estimate,
+    class_cells,
+    macro_auc_interval,
+    small_class_warning,
+)
+from ..probabilities import (
     ROW_SUM_TOLERANCE,
     binned,
     brier_of,
@@ -65,7 +69,7 @@ def check_scores(scores, n_items: int, labels: list, pos_label):
             f"scores must have shape ({n_items},) (binary: the positive class's score) or "
             f"({n_items}, {n}) (one column per class, in the order {labels}); got {arr.shape}"
         )
-    if not all(np.isfinite(arr[i : i + _ROWS]).all() for i in range(0, len(arr), _ROWS)):
+    if not all(np.isfinite(arr[i : i + ROWS]).all() for i in range(0, len(arr), ROWS)):
         bad = np.argwhere(~np.isfinite(arr))[0]
         raise ValueError(f"scores has a NaN or infinite value at index {tuple(bad.tolist())}")
     if arr.ndim == 2:
@@ -351,8 +355,8 @@ def argmax_warning(pred_codes: np.ndarray, scores: np.ndarray, pos, labels: list
         return []
     if scores.ndim == 2:  # counted a block of rows at a time: no N row indices held
         differ = sum(
-            int((np.argmax(scores[i : i + _ROWS], axis=1) != pred_codes[i : i + _ROWS]).sum())
-            for i in range(0, len(scores), _ROWS)
+            int((np.argmax(scores[i : i + ROWS], axis=1) != pred_codes[i : i + ROWS]).sum())
+            for i in range(0, len(scores), ROWS)
         )
         what = "the class of highest probability (the argmax of each row of scores)"
         fix = f"are the probability columns in the class order ({' '.join(map(str, labels))})?"

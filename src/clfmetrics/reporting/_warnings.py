@@ -12,8 +12,7 @@ import inspect
 import numpy as np
 
 from .._base.numbers import count, fixed, num
-from ..inference._binomial import clopper_pearson
-from ..inference._interval import CENTRED
+from ..inference import CENTRED, clopper_pearson
 from ._render import Section
 
 #: A class with fewer true items than this is flagged as tiny.

@@ -1,4 +1,8 @@
-"""Scores and thresholds: the threshold sweep, ROC and precision-recall curves, costs, decisions."""
+"""Scores and thresholds: the threshold sweep, ROC and precision-recall curves, costs, decisions.
+
+Names imported here as ``name as name`` (below the public ones) are the interface of this
+concern to the concerns above it, not public API: the checks of scores and their labels.
+"""
 
 from ._costs import cost_threshold, expected_cost
 from ._curves import (
@@ -10,6 +14,12 @@ from ._curves import (
     threshold_stack,
 )
 from ._decisions import argmax_predictions, prior_shift
+
+# isort: split
+# The interface to the concerns above (not in __all__).
+from ._checks import as_scores as as_scores
+from ._checks import as_target as as_target
+from ._checks import positives as positives
 
 __all__ = [
     "argmax_predictions",

@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._base.checks import reject_masked
-from .._base.codes import as_label_vector as _as_label_vector
+from .._base.codes import as_label_vector
 
 
-def _as_scores(scores, *, ndim: int, name: str = "scores") -> np.ndarray:
+def as_scores(scores, *, ndim: int, name: str = "scores") -> np.ndarray:
     """``scores`` as a finite float array with ``ndim`` dimensions, or a ValueError."""
     reject_masked(scores, name, "items")
     try:
@@ -34,8 +34,8 @@ def _as_scores(scores, *, ndim: int, name: str = "scores") -> np.ndarray:
     return arr
 
 
-def _as_target(y_true, n_items: int, name: str = "scores") -> np.ndarray:
-    y = _as_label_vector(y_true, "y_true")
+def as_target(y_true, n_items: int, name: str = "scores") -> np.ndarray:
+    y = as_label_vector(y_true, "y_true")
     if len(y) != n_items:
         raise ValueError(f"y_true and {name} differ in length: {len(y)} vs {n_items}")
     if len(y) == 0:
@@ -50,15 +50,15 @@ def _classes(y: np.ndarray) -> np.ndarray:
         raise ValueError(f"y_true must hold labels of one sortable kind: {err}") from None
 
 
-def _positives(y_true, scores, pos_label, *, name: str = "scores"):
+def positives(y_true, scores, pos_label, *, name: str = "scores"):
     """Checked 1-d scores and the boolean vector "item is positive".
 
     The positive class is ``pos_label``, else the greater of two classes; a single
     class 0, 1 or -1 makes 1 the positive class (scikit-learn's rule), any other
     single class needs ``pos_label``.
     """
-    s = _as_scores(scores, ndim=1, name=name)
-    y = _as_target(y_true, len(s), name)
+    s = as_scores(scores, ndim=1, name=name)
+    y = as_target(y_true, len(s), name)
     classes = _classes(y)
     if pos_label is None:
         if len(classes) > 2:

@@ -20,7 +20,6 @@ import numpy as np
 from .._base.checks import as_confusion_with_totals, reject_masked, scalar_or_array
 
 
-
 def _as_costs(costs, *, name: str = "costs") -> np.ndarray:
     """``costs`` as a finite float array of shape ``(..., n, n)``, or a ValueError."""
     reject_masked(costs, name, "values")

@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._base.codes import as_label_vector as _as_label_vector
-from ._checks import _as_scores, _as_target, _classes, _positives
+from .._base.codes import as_label_vector
+from ._checks import _classes, as_scores, as_target, positives
 from ._costs import expected_cost
-
 
 
 def _sweep(pos: np.ndarray, s: np.ndarray):
@@ -80,7 +79,7 @@ def threshold_stack(y_true, scores, *, pos_label=None):
     array([[1, 1],
            [1, 1]])
     """
-    s, pos = _positives(y_true, scores, pos_label)
+    s, pos = positives(y_true, scores, pos_label)
     thresholds, tps, fps = _sweep(pos, s)
     n_pos, n_neg = tps[-1], fps[-1]
     tp = np.concatenate([[0], tps])
@@ -122,7 +121,7 @@ def roc_curve(y_true, scores, *, pos_label=None):
     ``ValueError`` (scikit-learn warns and returns NaN rates), and the default
     ``pos_label`` is the greater label for any two labels.
     """
-    s, pos = _positives(y_true, scores, pos_label)
+    s, pos = positives(y_true, scores, pos_label)
     thresholds, tps, fps = _sweep(pos, s)
     _need(tps[-1], "positive", "the true positive rate")
     _need(fps[-1], "negative", "the false positive rate")
@@ -149,12 +148,12 @@ def _binary_ap(pos: np.ndarray, s: np.ndarray) -> float:
 
 def _one_vs_rest(binary, y_true, scores, labels) -> float:
     """Macro mean of ``binary(is_class_k, scores[:, k])`` over the columns (one-vs-rest)."""
-    s = _as_scores(scores, ndim=2)
-    y = _as_target(y_true, len(s))
+    s = as_scores(scores, ndim=2)
+    y = as_target(y_true, len(s))
     n = s.shape[1]
     if n < 2:
         raise ValueError(f"scores must have one column per class (n >= 2); got shape {s.shape}")
-    classes = _classes(y) if labels is None else _as_label_vector(labels, "labels")
+    classes = _classes(y) if labels is None else as_label_vector(labels, "labels")
     if len(classes) != n:
         source = "labels" if labels is not None else "y_true"
         raise ValueError(
@@ -183,7 +182,7 @@ def _area(binary, y_true, scores, pos_label, labels) -> float:
         return _one_vs_rest(binary, y_true, scores, labels)
     if labels is not None:
         raise ValueError("labels applies to an (N, n) score matrix; 1-d scores use pos_label=")
-    return binary(*_positives(y_true, scores, pos_label)[::-1])
+    return binary(*positives(y_true, scores, pos_label)[::-1])
 
 
 def roc_auc(y_true, scores, *, pos_label=None, labels=None) -> float:
@@ -260,7 +259,7 @@ def precision_recall_curve(y_true, scores, *, pos_label=None):
     ``drop_intermediate=False``). Difference: without positive items this raises
     ``ValueError`` (scikit-learn warns and sets every recall to 1).
     """
-    return _pr_points(*_positives(y_true, scores, pos_label)[::-1])
+    return _pr_points(*positives(y_true, scores, pos_label)[::-1])
 
 
 def average_precision(y_true, scores, *, pos_label=None, labels=None) -> float:

@@ -19,7 +19,6 @@ import numpy as np
 from .._base.checks import reject_masked
 
 
-
 def _as_probabilities(probabilities) -> np.ndarray:
     reject_masked(probabilities, "probabilities", "items")
     try:
