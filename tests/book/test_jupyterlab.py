@@ -16,7 +16,7 @@ checked where:
   check" box for each self-check;
 * every MyST construct of the book, rendered: the chapters of
   :func:`lab_constructs.lab_chapters` (a set cover over the constructs that the book's own
-  parser finds in every chapter; ``tests/test_lab_constructs.py`` checks that it covers
+  parser finds in every chapter; ``tests/book/test_lab_constructs.py`` checks that it covers
   them all) are opened in the app by their path with JupyterLab's default viewer (the
   command the link runs, without starting a kernel: the markup renders without one). The
   test waits until every markdown cell of the tab is rendered, finds no raw MyST, no

@@ -1,6 +1,6 @@
 """The chapters rendered in the real JupyterLab hold every MyST construct of the book.
 
-``tests/test_jupyterlab.py`` renders only the chapters of
+``tests/book/test_jupyterlab.py`` renders only the chapters of
 :func:`lab_constructs.lab_chapters`; every other chapter is checked there without rendering
 (its notebook through the server) and for its math. So a construct that no rendered chapter
 shows would never be looked at in JupyterLab: these tests, without a browser, make sure
@@ -28,7 +28,7 @@ from clfbook.tooling.lab_markup import Book
 
 
 def test_the_rendered_chapters_hold_every_construct_of_the_book():
-    """What tests/test_jupyterlab.py renders (the same call) shows every construct."""
+    """What tests/book/test_jupyterlab.py renders (the same call) shows every construct."""
     found = book_constructs()
     rendered = lab_chapters(EXPLORER_CHAPTER)
     assert len(found) >= 18

@@ -3,7 +3,7 @@
 Checked against a published closed form (the large-sample variance of Cohen's kappa,
 Fleiss, Cohen & Everitt 1969), against the bootstrap's spread, and by its coverage in
 simulation; the page's port (``_static/clfmetrics.js``) is checked in
-``tests/test_page_intervals.py``.
+``tests/book/test_page_intervals.py``.
 """
 
 from __future__ import annotations

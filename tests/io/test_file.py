@@ -174,7 +174,7 @@ def test_counts_without_duckdb_equal_counts_with_it(tmp_path, capsys, monkeypatc
 
 
 def test_more_classes_than_memory_is_one_line(tmp_path, capsys, monkeypatch):
-    # The resamples are drawn in chunks (tests/test_cli_scale.py); what cannot shrink is
+    # The resamples are drawn in chunks (tests/io/test_stream.py); what cannot shrink is
     # the matrix itself and its copies.
     monkeypatch.setattr(_resample, "memory_budget", lambda: 100)
     err = _fails(capsys, _write(tmp_path, _table()))

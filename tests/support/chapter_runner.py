@@ -2,7 +2,7 @@
 
 jupytext and nbclient are imported by the two functions that use them: every pytest process
 imports this module (``conftest.py`` takes ``ROOT`` from it), and most never read a
-notebook (0.6 s of CPU each, the xdist controller and test_scheduling's workers included).
+notebook.
 """
 
 from __future__ import annotations

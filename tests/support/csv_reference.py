@@ -2,7 +2,7 @@
 
 ``clfmetrics.io._stream.read_columns`` must give what this gives (the same
 columns, classes, warnings and messages) at a memory cost that does not grow
-with the rows; ``tests/test_cli_scale.py`` compares them on messy files.
+with the rows; ``tests/io/test_stream.py`` compares them on messy files.
 """
 
 from __future__ import annotations

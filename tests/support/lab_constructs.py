@@ -7,7 +7,7 @@ Rendering a chapter there costs seconds of CPU, quadratic in its markdown cells
 (``jupyterlab-myst`` runs a notebook-wide pass at the first render of each cell), so the
 real-JupyterLab test opens only :func:`lab_chapters`: chapters chosen by a greedy set cover
 so that together they contain every construct found in any chapter. A chapter with a new
-construct joins that set by itself; ``tests/test_lab_constructs.py`` checks the cover.
+construct joins that set by itself; ``tests/book/test_lab_constructs.py`` checks the cover.
 
 Two kinds of markup mean the same wherever they stand, so each instance is rendered out of
 its chapter instead, all in one cell (one notebook-wide pass): math expressions (KaTeX

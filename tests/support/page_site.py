@@ -1,6 +1,6 @@
 """A small site of standalone pages, one per explorer, each with its page version.
 
-Used by ``tests/test_page_explorers.py`` (and ``benchmarks/bench_pages.py`` when no
+Used by ``tests/book/test_page_explorers.py`` (and ``benchmarks/bench_pages.py`` when no
 book is built): the same snippets the chapters show, wrapped in a minimal HTML page
 that loads the book's ``_static`` files, so the browser tests need no book build.
 """

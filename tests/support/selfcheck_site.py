@@ -1,6 +1,6 @@
 """A tiny Sphinx project with the ``{selfcheck}`` directive, built in a few seconds.
 
-Used by ``tests/test_selfcheck.py`` (the extension's HTML, its build errors, and the
+Used by ``tests/book/test_selfcheck.py`` (the extension's HTML, its build errors, and the
 grading in Chromium) so that those tests need no book build.
 """
 
