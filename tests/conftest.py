@@ -18,12 +18,14 @@ same way (``BACKGROUND``). The files that wait for a background job are collecte
 keep busy while the jobs run.
 
 A background job's folder is shared by the workers of one run and by no other run: it is
-named after the run's id, which pytest-xdist hands every worker (``PYTEST_XDIST_TESTRUNUID``).
+named after the run's id, which pytest-xdist hands every worker (``PYTEST_XDIST_TESTRUNUID``),
+in a folder of the checkout's own under the system's temporary folder (``RUNS``).
 """
 
 from __future__ import annotations
 
 import getpass
+import hashlib
 import os
 import shutil
 import signal
@@ -56,8 +58,13 @@ BINDER_TIMEOUT = 1800  # seconds; installs the Binder requirements, executes a c
 #: For targeted runs while working on the book-reading tests: the path of an already built
 #: ``_build/html`` to read instead of building the book again. ``make test`` never sets it.
 REUSE_BOOK = "CLFMETRICS_BUILT_HTML"
-#: The background jobs' folders of the last runs, one per run; the oldest beyond KEEP_RUNS go.
-RUNS = Path(tempfile.gettempdir()) / f"clfmetrics-tests-{getpass.getuser()}"
+#: The background jobs' folders of this checkout's last runs, one per run (each may hold a
+#: built book): the oldest beyond KEEP_RUNS go, unless a job of theirs may still be running.
+RUNS = (
+    Path(tempfile.gettempdir())
+    / f"clfmetrics-tests-{getpass.getuser()}"
+    / hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+)
 KEEP_RUNS = 3
 RUN_ID = pytest.StashKey[str]()
 
@@ -91,12 +98,21 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _prune_runs() -> None:
-    """Remove the folders of all but the newest earlier runs (each may hold a built book)."""
+    """Remove the folders of all but the newest earlier runs, and none whose job may run.
+
+    A job that started and wrote no exit status may still run (another pytest of this
+    checkout at the same time), unless its run is older than any job's timeout.
+    """
     if not RUNS.is_dir():
         return
     runs = sorted(RUNS.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
+    longest = max(timeout for _, _, timeout in BACKGROUND.values())
     for old in runs[KEEP_RUNS - 1 :]:
-        shutil.rmtree(old, ignore_errors=True)
+        running = any(
+            (job / "started").exists() and not (job / "status").exists() for job in old.iterdir()
+        )
+        if not running or time.time() - old.stat().st_mtime > longest:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def _job_dir(config: pytest.Config, name: str) -> Path:
