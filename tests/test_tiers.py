@@ -37,7 +37,8 @@ STAND_INS = "\n".join(
 
 
 @pytest.fixture
-def suite(pytester):
+def suite(pytester, monkeypatch):
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # the inner runs need no plugin
     pytester.makeconftest('pytest_plugins = ["tiers"]')
     pytester.makeini("[pytest]\nmarkers =\n" + "".join(f"    {t}: a tier\n" for t in TIERS))
     pytester.makepyfile(test_suite=SUITE.format(fixtures=STAND_INS))
