@@ -7,6 +7,7 @@ for BCa, and the O(P N) pairs of DeLong's definition for the variances.
 
 from __future__ import annotations
 
+import math
 from statistics import NormalDist
 
 import numpy as np
@@ -16,9 +17,12 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 import clfmetrics as cm
 from clfmetrics import (
+    SMALL_CLASS_COVERAGE,
+    SMALL_CLASS_STUDY,
     AUCComparison,
     Interval,
     ap_interval,
+    auc_coverage,
     auc_interval,
     compare_auc,
 )
@@ -387,3 +391,38 @@ def test_bca_acceleration_is_scipys_exactly():
     ours = ac.acceleration("roc_auc", ac.checked_cells(y, s, None))
     assert ours == pytest.approx(float(np.squeeze(a_scipy)), rel=1e-10, abs=1e-15)
     assert abs(ours) > 1e-4  # a real skew, not two zeros agreeing
+
+
+def test_the_stored_coverage_agrees_with_an_independent_rerun():
+    """A rerun with other seeds lands within three standard errors of the stored shares."""
+    study = {**SMALL_CLASS_STUDY, "sets": 300, "size": 500, "rng": 11}
+    rerun = auc_coverage(**study)
+    for method, stored in SMALL_CLASS_COVERAGE.items():
+        se = math.sqrt(stored * (1 - stored) * (1 / 300 + 1 / SMALL_CLASS_STUDY["sets"]))
+        assert abs(rerun[method] - stored) < 3 * se + 0.01, (method, rerun[method], stored)
+        # every method falls short of its nominal 95 %, by more than the simulation's error
+        assert stored < 0.95 - 3 * math.sqrt(0.95 * 0.05 / SMALL_CLASS_STUDY["sets"])
+
+
+def test_auc_coverage_counts_intervals_that_contain_the_true_auc():
+    """A direct loop over the same draws gives the same share."""
+    rng = np.random.default_rng(3)
+    shift = math.sqrt(2) * NormalDist().inv_cdf(0.8)
+    y = np.r_[np.ones(15, np.int64), np.zeros(40, np.int64)]
+    hits = 0
+    for _ in range(30):
+        s = rng.normal(shift * y, 1.0)
+        iv = cm.auc_interval(y, s, size=300, method="percentile", rng=rng)
+        hits += iv.low <= 0.8 <= iv.high
+    assert auc_coverage(15, 40, 0.8, methods=("percentile",), sets=30, size=300, rng=3) == {
+        "percentile": hits / 30
+    }
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"n_pos": 0, "n_neg": 5}, {"n_pos": 5.5, "n_neg": 5}, {"auc": 1.0}, {"sets": 0}]
+)
+def test_auc_coverage_bad_input(kwargs):
+    args = {"n_pos": 5, "n_neg": 5, "auc": 0.7, "sets": 2} | kwargs
+    with pytest.raises(ValueError):
+        auc_coverage(args.pop("n_pos"), args.pop("n_neg"), args.pop("auc"), **args)

@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 import clfmetrics as cm
-from clfmetrics import mcnemar, paired_interval, permutation_test
+from clfmetrics import (
+    SMALL_CLASS,
+    SMALL_CLASS_COVERAGE,
+    mcnemar,
+    paired_interval,
+    permutation_test,
+)
 
 TWEETS = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
 LABELS = ["negative", "neutral", "positive"]
@@ -297,3 +303,139 @@ def test_compare_adjusts_its_p_values_with_holm_over_the_score_metrics():
     assert "except delta_f1" in data["holm_family"]
     text = " ".join(str(c).split())
     assert "p Holm" in text and "over the family of the 13 metrics that are scores" in text
+
+
+def _items(n=3_000, classes=("cat", "dog", "owl"), seed=0):
+    rng = np.random.default_rng(seed)
+    classes = np.asarray(classes)
+    y = rng.choice(classes, size=n)
+    a = np.where(rng.random(n) < 0.8, y, rng.choice(classes, size=n))
+    b = np.where(rng.random(n) < 0.75, y, rng.choice(classes, size=n))
+    return y, a, b
+
+
+def _grouped(*columns, seed=1):
+    """Distinct combinations with counts, shuffled, one split in two, plus a zero row."""
+    stacked = np.stack(columns)
+    uniq, counts = np.unique(stacked, axis=1, return_counts=True)
+    order = np.random.default_rng(seed).permutation(uniq.shape[1])
+    uniq, counts = uniq[:, order], counts[order]
+    split = counts[0] // 2  # the same combination on two rows: the counts add up
+    uniq = np.concatenate([uniq, uniq[:, :1]], axis=1)
+    counts = np.concatenate([[counts[0] - split], counts[1:], [split]])
+    # A combination with no items, naming a class that no item has: ignored.
+    uniq = np.concatenate([uniq, np.full((len(columns), 1), uniq.flat[0])], axis=1)
+    uniq[0, -1] = "zebra" if uniq.dtype.kind == "U" else uniq.max() + 1
+    counts = np.concatenate([counts, [0]])
+    return [*uniq, counts.astype(float)]
+
+
+def test_report_from_counts_equals_report_on_the_items():
+    y, a, _ = _items()
+    truth, pred, counts = _grouped(y, a)
+    assert len(counts) < 15
+    by_items = cm.report(y, a, size=2_000, rng=7)
+    by_counts = cm.report_from_counts(truth, pred, counts, size=2_000, rng=7)
+    assert by_counts.to_json() == by_items.to_json()
+    assert str(by_counts) == str(by_items)
+    assert by_counts.n_items == len(y)
+
+
+def test_report_from_counts_with_labels_and_integer_classes():
+    y, a, _ = _items(n=500, classes=(3, 5, 9), seed=3)
+    truth, pred, counts = _grouped(y, a)
+    labels = [3, 5, 9, 11]  # a class no item has
+    by_items = cm.report(y, a, labels=labels, size=500, rng=1)
+    by_counts = cm.report_from_counts(truth, pred, counts, labels=labels, size=500, rng=1)
+    assert by_counts.to_json() == by_items.to_json()
+
+
+def test_a_billion_items_in_four_counts():
+    # McNemar's exact test sums O(sqrt(N)) binomial masses, not N: this takes well under 1 s.
+    truth, a, b = ["x", "x", "y", "y"], ["x", "y", "y", "x"], ["x", "x", "x", "x"]
+    big = np.array([4e8, 1e8, 3e8, 2e8])
+    c = cm.compare_from_counts(truth, a, b, big.astype(np.int64), size=200, rng=0)
+    assert c.n_items == 10**9
+    assert c.scores["accuracy"] == pytest.approx((0.7, 0.5))
+    assert c.mcnemar.a_only == 3 * 10**8 and c.mcnemar.b_only == 10**8
+    assert c.mcnemar.pvalue == 0.0  # 2 * P(X <= 10**8) for X ~ Bin(4 * 10**8, 1/2) underflows
+    # The report's exact (Clopper-Pearson) intervals search a root over O(sqrt(N)) masses.
+    r = cm.report_from_counts(truth, a, big // 1000, size=200, rng=0)
+    assert r.matrix.tolist() == [[4 * 10**5, 2 * 10**5], [10**5, 3 * 10**5]]
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        ([2, -1], "must not be negative"),
+        ([2, 0.5], "whole-number counts"),
+        ([2, np.nan], "finite"),
+        ([2, np.inf], "finite"),
+        ([0, 0], "sum to 0"),
+        ([2], "counts has 1 entries but the label arrays have 2"),
+        ([[2, 1]], "1-d"),
+        (["2", "1"], "numbers of items"),
+        ([True, False], "numbers of items"),
+        ([2, None], "numbers of items"),
+        (np.ma.masked_array([2, 1], mask=[0, 1]), "masked"),
+    ],
+)
+def test_bad_counts_raise_a_value_error_naming_counts(counts, message):
+    with pytest.raises(ValueError, match=message):
+        cm.report_from_counts(["a", "b"], ["a", "a"], counts)
+    with pytest.raises(ValueError, match=message):
+        cm.compare_from_counts(["a", "b"], ["a", "a"], ["b", "b"], counts)
+
+
+def test_bad_combinations_name_their_argument():
+    with pytest.raises(ValueError, match="truth and pred differ in length"):
+        cm.report_from_counts(["a", "b"], ["a"], [1, 1])
+    with pytest.raises(ValueError, match="truth and pred_b differ in length"):
+        cm.compare_from_counts(["a", "b"], ["a", "b"], ["a"], [1, 1])
+    with pytest.raises(ValueError, match="y_true and y_pred differ in length"):
+        cm.report(["a", "b"], ["a"])  # the item-level call keeps its own names
+    with pytest.raises(ValueError, match="names must be two different names"):
+        cm.compare_from_counts(["a"], ["a"], ["a"], [1], names=("A", "A"))
+
+
+def _binary(n_pos, n_neg=200, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
+    s = 1 / (1 + np.exp(-rng.normal(2 * y, 1)))
+    return y, (s >= 0.5).astype(int), s
+
+
+def test_the_report_flags_an_auc_interval_with_a_small_class_and_quotes_the_simulation():
+    y, pred, s = _binary(SMALL_CLASS - 6)
+    r = cm.report(y, pred, scores=s, size=300, rng=0)
+    flags = [w for w in r.warnings if "items of the smaller class" in w]
+    assert len(flags) == 1
+    assert f"only {SMALL_CLASS - 6} items" in flags[0]
+    assert f"{SMALL_CLASS_COVERAGE['percentile']:.2f} of the time" in flags[0]
+    assert "percentile" in flags[0]
+    delong = cm.report(y, pred, scores=s, size=300, rng=0, auc_method="delong")
+    assert any(f"{SMALL_CLASS_COVERAGE['delong']:.2f}" in w for w in delong.warnings)
+
+
+def test_the_report_does_not_flag_a_class_of_twenty():
+    y, pred, s = _binary(SMALL_CLASS)
+    r = cm.report(y, pred, scores=s, size=300, rng=0)
+    assert not [w for w in r.warnings if "items of the smaller class" in w]
+
+
+def test_every_column_of_a_probability_matrix_is_checked():
+    rng = np.random.default_rng(4)
+    y = np.r_[np.zeros(100, int), np.ones(100, int), np.full(8, 2)]
+    p = rng.dirichlet(np.ones(3), size=y.size)
+    p[np.arange(y.size), y] += 1
+    p /= p.sum(axis=1, keepdims=True)
+    r = cm.report(y, p.argmax(1), scores=p, size=200, rng=0)
+    flags = [w for w in r.warnings if "items of the smaller class" in w]
+    assert len(flags) == 1 and "class 2 " in flags[0] and "only 8 items" in flags[0]
+
+
+def test_the_report_docstring_quotes_the_stored_coverage():
+    doc = " ".join(cm.report.__doc__.split())
+    for method, name in (("percentile", "percentile"), ("bca", "BCa"), ("delong", "DeLong")):
+        assert f"{SMALL_CLASS_COVERAGE[method]:.2f} {name}" in doc
+    assert f"fewer than {SMALL_CLASS} items" in doc
