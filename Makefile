@@ -1,14 +1,22 @@
 # The two commands of the README: `make book` and `make test`.
-# Both create .venv when it is missing and install the pinned dependencies once;
-# the stamp file makes a re-run skip the install until a requirements file changes.
+# Both create .venv when it is missing and install the pinned dependencies once: `make book`
+# what the book needs (requirements-book.txt), `make test` the test toolchain on top
+# (requirements-dev.txt). A stamp file per stage makes a re-run skip its install until one of
+# its requirements files changes. The pins are generated from pyproject.toml's ranges
+# (`make requirements`).
 
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
-DEPS := requirements.txt requirements-book.txt requirements-dev.txt requirements-setup.txt pyproject.toml \
+# The set-up in three stages, each a stamp: uv; the book (reader's kernel, Jupyter Book,
+# JupyterLab, the library); everything the tests need besides (STAMP: what lint and test use).
+UV_STAMP := $(VENV)/.uv
+BOOK_STAMP := $(VENV)/.book
+STAMP := $(VENV)/.test
+BOOK_DEPS := requirements.txt requirements-book.txt pyproject.toml \
 	binder/jupyter/jupyter_server_config.py binder/jupyter/labconfig/default_setting_overrides.json
+DEPS := requirements-dev.txt
 BUILD_FLAGS := -W -n --keep-going
 PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
@@ -24,18 +32,19 @@ APT_INSTALL = $(SUDO) flock /var/lock/clfmetrics-apt.lock sh -c 'apt-get update 
 # what they import, once (atomically: concurrent writers are safe; a process that cannot
 # write, such as a graded notebook in its sandbox, compiles in memory as before).
 unexport PYTHONDONTWRITEBYTECODE
-#: Compiled at set-up all the same (see there): what every pytest worker imports at collection,
-#: and what a graded notebook's sandbox imports. A package missing here costs time, not
-#: correctness.
-PRECOMPILE := numpy scipy sympy mpmath pandas sklearn matplotlib hypothesis _pytest playwright \
-	IPython markdown_it narwhals ipykernel otter nbclient nbformat jupyter_client zmq tornado \
-	traitlets jupytext
+#: Compiled at set-up all the same (see there): what a chapter's kernel, every pytest worker at
+#: collection and a graded notebook's sandbox import; the book's stage compiles the first list,
+#: the tests' stage the second. A package missing here costs time, not correctness.
+PRECOMPILE_BOOK := numpy scipy sympy mpmath pandas sklearn matplotlib playwright IPython \
+	markdown_it narwhals ipykernel otter nbclient nbformat jupyter_client zmq tornado traitlets \
+	jupytext
+PRECOMPILE_TEST := hypothesis _pytest
 
 # Independent prerequisites run side by side: on a fresh machine Debian's packages download
 # and unpack while uv installs the Python ones.
 MAKEFLAGS += --jobs=2
 
-.PHONY: help setup book test check lint serve clean bench assignments grade
+.PHONY: help setup requirements book test check lint serve clean bench assignments grade
 
 help:
 	@echo "make book   set up .venv, execute the chapters and build _build/html"
@@ -44,56 +53,80 @@ help:
 	@echo "make serve  build, then serve the book on http://127.0.0.1:$(PORT)"
 	@echo "make bench  time the library, chapters and derivations (QUICK=1: seconds)"
 	@echo "make clean  remove _build (keeps .venv)"
+	@echo "make requirements  regenerate the pinned requirements*.txt from pyproject.toml (keeps today's pins)"
 	@echo "make assignments [JOBS=1] [HIDDEN=dir]  otter assign: student, teacher notebooks, autograder zips in _build/assignments"
 	@echo "make grade SUBMISSIONS=dir [TIMEOUT=300] [JOBS=1] [HIDDEN=dir]  grade submitted notebooks into _build/grades"
 	@echo "           (each in a bubblewrap sandbox; UNSAFE_NO_SANDBOX=1 runs them with your rights when none can be made)"
 
 setup: $(STAMP)
 
-$(STAMP): $(DEPS)
+# uv installs the pins: parallel downloads and unpacking (byte-compiling: below), where pip
+# does one at a time. uv goes in by the machine's own pip (--python, pip >= 22.3): the venv
+# needs no pip of its own, and bootstrapping one (ensurepip) cost 8 s of the set-up. An older
+# pip bootstraps it.
+$(UV_STAMP): requirements-setup.txt
 	@if [ ! -x $(BIN)/python ]; then \
 	  $(PYTHON) -m venv --without-pip $(VENV) 2>/dev/null || { \
 	    echo "python3 -m venv failed; trying the virtualenv package instead"; \
 	    rm -rf $(VENV); \
 	    $(PYTHON) -m pip install --quiet virtualenv && $(PYTHON) -m virtualenv --quiet $(VENV); }; \
 	fi
-	@# uv installs the pins: parallel downloads and unpacking (byte-compiling: below), where pip
-	@# does one at a time. With cold caches (CI) uv took 82-90 s, compiling included, pyspark's
-	@# wheel built (PyPI has only its sdist); pip took 103-113 s with that wheel cached, and
-	@# builds it 35 s more.
-	@# uv goes in by the machine's own pip (--python, pip >= 22.3): the venv needs no pip of its
-	@# own, and bootstrapping one (ensurepip) cost 8 s of the set-up. An older pip bootstraps it.
 	$(PYTHON) -m pip --python $(BIN)/python install --quiet --disable-pip-version-check \
 	  -r requirements-setup.txt 2>/dev/null || { $(BIN)/python -m ensurepip --upgrade >/dev/null && \
 	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-setup.txt; }
-	@# Copies, not uv's default hard links into its cache: the grader fingerprints the venv's
-	@# files by their change time, which any other environment linked from the same cache
-	@# (the Binder simulation's) would move.
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --link-mode copy -r requirements-dev.txt
+	touch $@
+
+# Copies, not uv's default hard links into its cache: the grader fingerprints the venv's
+# files by their change time, which any other environment linked from the same cache (the
+# Binder simulation's) would move.
+UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python --link-mode copy
+# Byte-compiled ahead: what a process imports at once when it starts (lazily, each pytest
+# worker would compile the same modules at the same time) and what a graded notebook imports
+# in its sandbox, which cannot write; not their test suites. Every other module is compiled
+# by the first process that imports it and kept (see `unexport` above).
+PRECOMPILE = cd "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" && \
+	  $(abspath $(BIN))/python -m compileall -q -j 0 --invalidation-mode timestamp -x '/tests?/' $(1)
+
+$(BOOK_STAMP): $(UV_STAMP) $(BOOK_DEPS)
+	$(UV_INSTALL) -r requirements-book.txt -e .
 	@# The book's apparatus (clfbook) and the coursework tool (clfcourse) are packages of their
 	@# own beside the library in src/, not in its wheel: the environment finds them there.
 	$(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))' | \
 	  { read -r purelib; echo "$(CURDIR)/src" > "$$purelib/clfbook-src.pth"; }
-	@# Byte-compiled ahead: only the packages that both pytest workers import at once when
-	@# they collect (lazily, each would compile them) and what a graded notebook imports in
-	@# its sandbox, which cannot write (PRECOMPILE, not their test suites). Every other module
-	@# is compiled by the first process that imports it and kept (see `unexport` above).
-	@# Measured on a clean clone with a cold uv cache: set-up 116 s of CPU when it compiled
-	@# all 9,500 modules, 66 s compiling none, 91 s with this; compiling none made the two
-	@# workers' collection cost 24 s more (each compiled the same modules at the same time);
-	@# the book build, JupyterLab, otter, Spark and Dask compile about 7 s more lazily.
-	cd "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" && \
-	  $(abspath $(BIN))/python -m compileall -q -j 0 --invalidation-mode timestamp \
-	  -x '/tests?/' $(PRECOMPILE)
-	@# The library and the tests' helpers too (the editable install leaves src/ alone).
-	$(BIN)/python -m compileall -q -j 0 --invalidation-mode timestamp -x /node_modules/ src tests benchmarks
+	$(call PRECOMPILE,$(PRECOMPILE_BOOK))
+	@# The library, the apparatus and the coursework tool too (the editable install leaves src/ alone).
+	$(BIN)/python -m compileall -q -j 0 --invalidation-mode timestamp src
 	@# Build matplotlib's font cache now, so the first chapter does not print it to stderr.
 	MPLBACKEND=Agg $(BIN)/python -c "import matplotlib.pyplot"
 	@# JupyterLab opens a chapter as a notebook that reads like the page (README).
 	mkdir -p $(VENV)/etc/jupyter && cp -r binder/jupyter/. $(VENV)/etc/jupyter/
 	touch $@
 
-book: $(STAMP)
+# The same pins as the book's (requirements-dev.txt is compiled under requirements-book.txt),
+# plus the test toolchain: pytest, the browser, Spark, Dask, repo2docker, the oracles.
+$(STAMP): $(BOOK_STAMP) $(DEPS)
+	$(UV_INSTALL) -r requirements-dev.txt
+	$(call PRECOMPILE,$(PRECOMPILE_TEST))
+	$(BIN)/python -m compileall -q -j 0 --invalidation-mode timestamp -x /node_modules/ tests benchmarks
+	touch $@
+
+# The pinned files from pyproject.toml's ranges ([project.optional-dependencies] and
+# [dependency-groups]), each a full lock for every platform: the reader's kernel
+# (requirements.txt, and Binder's copy), the book, the tests, each under the one before.
+# uv keeps each pin already in the file that still satisfies its range; to move one:
+# `make requirements UPGRADE="--upgrade-package NAME"`. The header of each file names its
+# command; tests/test_requirements.py checks the files against pyproject.toml.
+COMPILE = $(BIN)/uv pip compile --quiet --universal --python-version 3.11 \
+	--annotation-style line $(UPGRADE) pyproject.toml
+
+requirements: $(UV_STAMP)
+	$(COMPILE) --extra duckdb --group reader -o requirements.txt
+	$(COMPILE) --extra duckdb --group reader -o binder/requirements.txt
+	$(COMPILE) --extra duckdb --group book -c requirements.txt -o requirements-book.txt
+	$(COMPILE) --extra duckdb --extra spark --extra dask --group test -c requirements-book.txt \
+	  -o requirements-dev.txt
+
+book: $(BOOK_STAMP)
 	$(BIN)/jupyter-book build . $(BUILD_FLAGS)
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
@@ -146,10 +179,10 @@ MANIFEST := _build/assignments/manifest.json
 
 ASSIGN := $(BIN)/python -m clfcourse assign $(if $(JOBS),--jobs $(JOBS)) $(if $(HIDDEN),--hidden "$(HIDDEN)")
 
-assignments: $(STAMP)
+assignments: $(BOOK_STAMP)
 	$(ASSIGN)
 
-$(MANIFEST): $(STAMP) _toc.yml $(wildcard chapters/*.md) $(wildcard src/clfcourse/*.py)
+$(MANIFEST): $(BOOK_STAMP) _toc.yml $(wildcard chapters/*.md) $(wildcard src/clfcourse/*.py)
 	$(ASSIGN)
 
 # Checked when the Makefile is read, so a missing folder stops before any set-up work.

@@ -76,12 +76,19 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:  # a teacher's hidden-test folder that does not fit
             print(exc, file=sys.stderr)
             return 2
+        now = {Path(p).stem for p in args.chapters} if args.chapters else None
+        kept = []
         for entry in manifest["chapters"]:
+            if now is not None and Path(entry["chapter"]).name not in now:
+                kept.append(Path(entry["chapter"]).name)
+                continue
             graded = [ex for ex in entry["exercises"] if ex["graded"]]
             points = sum(ex["points"] for ex in graded)
             own = sum(ex.get("hidden") == "teacher" for ex in graded)
             mine = f", {own} with your hidden tests" if own else ""
             print(f"{entry['chapter']}: {len(graded)} graded exercises, {points:g} points{mine}")
+        if kept:
+            print(f"Kept as assigned before: {', '.join(kept)}")
         print(f"Student notebooks, teacher notebooks and autograder zips in {out}")
         return 0
     out = args.out or args.root / "_build" / "grades"

@@ -271,14 +271,44 @@ def build_assignment(path: Path, root: Path | None = None) -> Assignment:
     return Assignment(chapter, path, out, exercises)
 
 
+def _named_chapters(nb: nbformat.NotebookNode | None) -> list[str]:
+    """The chapter stems a notebook's metadata names (otter's assignment, the book's chapter)."""
+    meta = nb.get("metadata", {}) if nb is not None else {}
+    found = []
+    for key, entry in (("otter", "assignment_name"), (META, "chapter")):
+        value = meta.get(key, {}).get(entry) if isinstance(meta.get(key), dict) else None
+        if value:
+            found.append(Path(str(value)).name)
+    return found
+
+
 def chapter_of(path: Path, nb: nbformat.NotebookNode | None, chapters: list[dict]) -> dict | None:
     """The chapter of a submission: from otter's or the book's notebook metadata, else its name."""
     stems = {Path(c["chapter"]).name: c for c in chapters}
-    if nb is not None:
-        meta = nb.get("metadata", {})
-        for key, field in (("otter", "assignment_name"), (META, "chapter")):
-            value = meta.get(key, {}).get(field) if isinstance(meta.get(key), dict) else None
-            if value and Path(str(value)).name in stems:
-                return stems[Path(str(value)).name]
+    for stem in _named_chapters(nb):
+        if stem in stems:
+            return stems[stem]
     hits = [stem for stem in stems if stem in path.name]
     return stems[max(hits, key=len)] if hits else None
+
+
+def unknown_chapter(nb: nbformat.NotebookNode | None, chapters: list[dict]) -> str:
+    """Why :func:`chapter_of` found no chapter for a submission, for the teacher.
+
+    A notebook whose metadata names a chapter that the assignments (``manifest.json``) do not
+    hold says which, and how to assign it; otherwise nothing in it names an assigned chapter.
+    """
+    held = sorted(Path(c["chapter"]).name for c in chapters)
+    shown = ", ".join(held) if len(held) <= 4 else f"{len(held)} chapters"
+    named = _named_chapters(nb)
+    if named:
+        return (
+            f"this is the notebook of chapter {named[0]} (its metadata says so), which the "
+            f"assignments do not hold (their manifest.json has {shown or 'no chapter'}): "
+            f"assign it (python -m clfcourse assign chapters/{named[0]}.md), or every chapter "
+            "(make assignments), then grade again"
+        )
+    return (
+        "cannot tell which chapter this notebook belongs to: neither its metadata nor its file "
+        f"name names an assigned chapter ({shown or 'none'})"
+    )

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import nbformat
 
-from .exercises import META, Assignment, build_assignment, notebook_chapters
+from .exercises import META, Assignment, _chapter_name, build_assignment, notebook_chapters
 from .markdown import Book, executed_glue, to_commonmark
 from .master import Hidden, assignment_config, master_notebook, read_hidden
 
@@ -23,6 +23,8 @@ from .master import Hidden, assignment_config, master_notebook, read_hidden
 #: What the autograder's environment gets beside its requirements: the library and the book's
 #: apparatus, which the chapters' code imports.
 PACKAGES = ("clfmetrics", "clfbook")
+#: A chapter's files, as its manifest entry names them.
+FILES = ("student", "teacher", "autograder")
 
 
 def grading_requirements(root: Path) -> str:
@@ -168,10 +170,12 @@ def write_assignments(
     root : path
         The book's root (the folder of ``_toc.yml``, ``requirements.txt`` and ``src``).
     out : path, optional
-        Output folder, ``root/_build/assignments`` by default. Its ``student``, ``teacher`` and
-        ``autograder`` folders are replaced.
+        Output folder, ``root/_build/assignments`` by default. Assigning every chapter
+        replaces its ``student``, ``teacher`` and ``autograder`` folders.
     chapters : list of paths, optional
-        Chapter sources; by default every notebook chapter of ``_toc.yml``.
+        Chapter sources; by default every notebook chapter of ``_toc.yml``. Given, only these
+        chapters' files and manifest entries are added or replaced: the other chapters that
+        ``out`` holds stay, in the manifest too (:func:`merged_manifest`).
     run_tests : bool
         Let otter grade each teacher notebook and fail unless it scores full points (this
         executes every chapter; about as long again as the rest).
@@ -189,13 +193,19 @@ def write_assignments(
     """
     root = Path(root).resolve()
     out = Path(out) if out is not None else root / "_build" / "assignments"
-    sources = chapters if chapters is not None else notebook_chapters(root)
+    some = chapters is not None
+    sources = chapters if some else notebook_chapters(root)
     assignments = [build_assignment(Path(p), root) for p in sources]
+    used = str(Path(hidden).resolve()) if hidden is not None else None
+    kept = _kept_entries(out, assignments, used) if some else []
     for which in ("student", "teacher", "autograder"):
-        shutil.rmtree(out / which, ignore_errors=True)
-        (out / which).mkdir(parents=True)
+        if not some:
+            shutil.rmtree(out / which, ignore_errors=True)
+        (out / which).mkdir(parents=True, exist_ok=True)
     graded = [a for a in assignments if a.graded]
     labels = {ex.label for a in graded for ex in a.graded}
+    if some and hidden is not None:  # the folder may hold tests of the chapters not assigned now
+        labels |= _book_labels(root)
     private = read_hidden(Path(hidden), labels) if hidden is not None else {}
     per_chapter = [
         {ex.label: private[ex.label] for ex in a.graded if ex.label in private} for a in graded
@@ -216,6 +226,63 @@ def write_assignments(
                 *(graded, [root] * n, [out] * n, [run_tests] * n, [book] * n, per_chapter),
             )
         )
-    manifest = {"chapters": entries, "hidden": str(Path(hidden).resolve()) if hidden else None}
+    # A chapter assigned now without graded exercises (any more) leaves no files behind; the
+    # others' files were overwritten, so a failed otter assign above left the earlier ones.
+    for a in assignments:
+        if not a.graded:
+            for which, suffix in zip(FILES, (".ipynb", ".ipynb", ".zip"), strict=True):
+                (out / which / f"{a.stem}{suffix}").unlink(missing_ok=True)
+    manifest = {"chapters": merged_manifest(kept, entries, root), "hidden": used}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
+
+
+def _book_labels(root: Path) -> set[str]:
+    """The labels of every graded exercise of the book's notebook chapters."""
+    try:
+        pages = notebook_chapters(root)
+    except FileNotFoundError:  # no _toc.yml, or a page it names is missing
+        return set()
+    return {ex.label for p in pages for ex in build_assignment(p, root).graded}
+
+
+def _kept_entries(out: Path, assignments: list[Assignment], hidden: str | None) -> list[dict]:
+    """The entries of ``out/manifest.json`` that assigning ``assignments`` alone keeps: the
+    other chapters', as long as their three files are there.
+
+    Refuses (ValueError) to mix hidden tests: the chapters kept were made with the hidden
+    tests of ``manifest["hidden"]`` (None: the book's own), and so must the new ones be.
+    """
+    path = out / "manifest.json"
+    if not path.exists():
+        return []
+    earlier = json.loads(path.read_text())
+    now = {a.chapter for a in assignments}
+    kept = [
+        e
+        for e in earlier.get("chapters", [])
+        if e["chapter"] not in now and all((out / e[k]).is_file() for k in FILES)
+    ]
+    before = earlier.get("hidden")
+    if kept and before != hidden:
+        made = f"your hidden tests from {before}" if before else "the book's own hidden tests"
+        again = f"--hidden {before}" if before else "no --hidden"
+        raise ValueError(
+            f"the other chapters in {out} were made with {made}: assign these with the same "
+            f"({again}), or assign every chapter"
+        )
+    return kept
+
+
+def merged_manifest(kept: list[dict], entries: list[dict], root: Path) -> list[dict]:
+    """The manifest's chapters: ``kept`` (from the earlier manifest) with ``entries`` (just
+    assigned), in the book's order (chapters outside ``_toc.yml`` after, by name)."""
+    try:
+        pages = notebook_chapters(root)
+    except FileNotFoundError:
+        pages = []
+    order = {_chapter_name(p, root): k for k, p in enumerate(pages)}
+    chapters = {e["chapter"]: e for e in [*kept, *entries]}
+    return sorted(
+        chapters.values(), key=lambda e: (order.get(e["chapter"], len(order)), e["chapter"])
+    )

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import nbformat
 
 from . import sandbox
-from .exercises import chapter_of
+from .exercises import chapter_of, unknown_chapter
 from .gradebook import GradeFiles, attach_errors
 from .inputs import chapter_imports, load_tests
 from .runner import Limits, fingerprint, given_data, run_isolated
@@ -164,7 +164,7 @@ def grade_notebook(
         nb, problem = None, f"not a notebook ({type(exc).__name__}: {detail})"
     chapter = chapter_of(Path(path), nb, chapters)
     if chapter is None:
-        problem = problem or "cannot tell which chapter this notebook belongs to"
+        problem = problem or unknown_chapter(nb, chapters)
         return Graded([GradeRow(name, "", 0, 0, problem)], problem)
     graded = {ex["exercise"]: ex["points"] for ex in chapter["exercises"] if ex["graded"]}
     results = None

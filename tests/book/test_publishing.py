@@ -14,21 +14,6 @@ import yaml
 from chapter_runner import ROOT
 
 
-def _pins(path: Path) -> dict[str, str]:
-    pins = {}
-    for line in path.read_text().splitlines():
-        line = line.split("#", 1)[0].strip()
-        if "==" in line:
-            name, version = line.split("==", 1)
-            pins[name.strip().lower()] = version.strip()
-    return pins
-
-
-def test_binder_pins_match_the_reader_requirements():
-    """binder/requirements.txt pins exactly what requirements.txt pins (one source of truth)."""
-    assert _pins(ROOT / "binder" / "requirements.txt") == _pins(ROOT / "requirements.txt")
-
-
 def test_binder_runtime_and_postbuild():
     """Binder gets Python 3.11 and installs the package in postBuild, which is executable."""
     assert (ROOT / "binder" / "runtime.txt").read_text().strip() == "python-3.11"

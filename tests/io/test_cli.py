@@ -284,7 +284,10 @@ def test_scores_end_to_end_with_pos_label(tmp_path, capsys):
     [
         (["--proba", "p_cat", "p_dog"], "--proba names 2 columns, but there are 3 classes"),
         (["--proba", "p_cat", "p_dog", "p_nope"], "no column 'p_nope'"),
-        (["--proba", "p_cat", "p_dog", "p_dog"], "sum to"),
+        (
+            ["--proba", "p_cat", "p_dog", "p_dog"],
+            "'p_dog' and 'p_dog' are both named for class dog",
+        ),
         (["--scores", "p_bin"], "--scores gives the score of one class, for a task of two"),
         (["--scores", "p_bin", "--proba", "p_cat"], "not allowed with argument"),
         (["--pos-label", "cat"], "--pos-label names the class that --scores scores"),
@@ -299,13 +302,11 @@ def test_bad_score_options(tmp_path, capsys, argv, message):
     assert status == 2 and err.count("\n") == 1 and message in err
 
 
-def test_proba_columns_named_like_the_classes_in_another_order_are_refused(tmp_path, capsys):
+def test_proba_columns_named_like_the_classes_in_another_order_are_matched(tmp_path, capsys):
     content = "gold,model,b,a\na,a,0.2,0.8\nb,b,0.9,0.1\n"
-    err = _fails(tmp_path, capsys, content, "--proba", "b", "a")
-    assert (
-        "named like the classes but listed in another order; list them in the class order: a b"
-        in err
-    )
+    data, err = _json(tmp_path, capsys, content, "--proba", "b", "a")
+    assert "by name: class a is column 'a', class b is column 'b'" in err
+    assert data["scores"]["log_loss"] == pytest.approx(-np.log([0.8, 0.9]).mean())
 
 
 def test_proba_rows_that_do_not_sum_to_one(tmp_path, capsys):

@@ -16,6 +16,8 @@ from clfmetrics.io._columns import (
     _missing,
     _number_column,
     _shown,
+    strip_note,
+    stripped,
 )
 from clfmetrics.io._file import (
     InputError,
@@ -36,6 +38,8 @@ def read_columns(
     given=None,
     delimiter: str | None = None,
     encoding: str | None = None,
+    strip: bool = False,
+    decimal: str = ".",
 ) -> Columns:
     """The label columns and number columns of ``path``, checked, with the line of each row.
 
@@ -59,7 +63,9 @@ def read_columns(
     raw = {}
     for name in names:
         k = header.index(name)
-        raw[name] = np.array([row[k].strip() if k < len(row) else "" for row in body], dtype=str)
+        raw[name] = np.array([row[k] if k < len(row) else "" for row in body], dtype=str)
+        if name in number_names:
+            raw[name] = np.char.strip(raw[name])
     checked = [n for n in names if na != "keep" or n in number_names]
     missing = {n: _missing(raw[n]) for n in checked}
     drop = np.zeros(len(body), dtype=bool)
@@ -79,10 +85,14 @@ def read_columns(
     if drop.all():
         raise InputError(f"{path}: every row has a missing value; nothing is left to evaluate")
     keep_rows = ~drop
-    labels, classes, notes = _label_columns(
-        path, {n: raw[n][keep_rows] for n in label_names}, lines[keep_rows], given
-    )
+    changed = set()
+    kept = {n: raw[n][keep_rows] for n in label_names}
+    if strip:
+        kept = {n: stripped(v, changed) for n, v in kept.items()}
+    labels, classes, notes = _label_columns(path, kept, lines[keep_rows], given)
+    notes[:0] = [strip_note(changed)] if strip else []
     numbers = {
-        n: _number_column(path, n, raw[n][keep_rows], lines[keep_rows]) for n in number_names
+        n: _number_column(path, n, raw[n][keep_rows], lines[keep_rows], decimal)
+        for n in number_names
     }
     return Columns(labels, classes, numbers, lines[keep_rows], lines[drop], notes)

@@ -106,7 +106,9 @@ def refuse_mixed(named: list[tuple[str, np.ndarray]]) -> None:
 
 
 class LabelWarning(UserWarning):
-    """Labels that look like one class spelled in several ways (see :func:`near_duplicates`)."""
+    """Warned when the classes hold labels that differ only in case, whitespace or leading zeros
+    (``'Spam'`` and ``'spam'``, ``'007'`` and ``'7'``); the warning names both spellings, and
+    they stay separate classes."""
 
 
 _SPACE = re.compile(r"\s+")

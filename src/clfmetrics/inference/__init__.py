@@ -1,9 +1,4 @@
-"""Inference: intervals, bands, tests and simulations of coverage.
-
-Names imported here as ``name as name`` (below the public ones) are the interface of this
-concern to the concerns above it, not public API: the checks and seed of resampling, item
-patterns, the intervals of a matrix, the AUC's cells.
-"""
+"""Inference: intervals, bands, tests and simulations of coverage."""
 
 from ._auc import (
     SMALL_CLASS,
@@ -34,7 +29,8 @@ from ._simulate import (
 from ._uncertainty import interval, interval_from_labels, paired_interval, permutation_test
 
 # isort: split
-# The interface to the concerns above (not in __all__).
+# The interface to the concerns above, not public API (not in __all__): the checks and seed of
+# resampling, item patterns, the intervals of a matrix, the AUC's cells.
 from ._auc import ROWS as ROWS
 from ._auc import area_interval as area_interval
 from ._auc import class_cells as class_cells

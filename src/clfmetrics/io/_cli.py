@@ -25,6 +25,11 @@ The options besides ``--truth`` and ``--pred``:
     reads them, in any case). ``error`` (default): refused, naming the lines.
     ``drop``: rows with a missing value in a column used are skipped, and a
     note on stderr names them. ``keep``: the tokens are labels like any other.
+``--strip-labels``
+    Remove the whitespace around every label before comparing them, so that
+    ``"yes "`` is ``yes``; the report's warnings then say which labels lost
+    whitespace. Column names and numbers (scores, counts) are always read
+    without the whitespace around them.
 ``--scores COL``
     Binary tasks: the score (or probability) of the positive class, which is
     ``--pos-label``, by default the second class in matrix order (``1`` of
@@ -32,12 +37,15 @@ The options besides ``--truth`` and ``--pred``:
     precision with their intervals and, for probabilities in [0, 1], the Brier
     score, log loss, expected calibration error and a reliability table.
 ``--proba COL [COL ...]``
-    One probability column per class, in matrix order: the order of
-    ``--labels`` if given, else of the sorted labels (numbers numerically).
-    The same additions, one class against the rest per column. Columns
-    named like the classes but listed in another order are refused; rows must
-    sum to 1 (rows off by at most 0.01, as rounding leaves them, are rescaled
-    and a note on stderr says so).
+    One probability column per class. Columns named for the classes (``cat``,
+    ``p_cat``, ``prob_cat`` or ``proba_cat`` for class ``cat``) are matched to
+    them by name, in any order (a note on stderr says how, where the order
+    differs); columns named for no class are taken in matrix order: the order
+    of ``--labels`` if given, else of the sorted labels (numbers numerically).
+    Some columns named for classes and some not, or two for one class, are
+    refused. The same additions, one class against the rest per column. Rows
+    must sum to 1 (rows off by at most 0.01, as rounding leaves them, are
+    rescaled and a note on stderr says so).
 ``--counts COL``
     The file is already aggregated: ``COL`` holds each row's number of items
     (what ``SELECT truth, pred, count(*) ... GROUP BY`` writes). A CSV file is
@@ -46,6 +54,11 @@ The options besides ``--truth`` and ``--pred``:
     The field delimiter (``tab`` for a tab). Default: the one of ``,``, ``;``,
     tab and ``|`` under which the header names every column given; where that
     does not decide, ``csv.Sniffer`` on the first rows.
+``--decimal .|,``
+    The decimal mark of the number columns (``--scores``, ``--proba``,
+    ``--counts``): ``,`` reads ``0,0255`` as 0.0255, for files written with
+    decimal commas (their delimiter is then ``;`` or tab, not ``,``). Without
+    it, a score written so is refused with a hint naming ``--decimal ,``.
 ``--encoding NAME``
     The file's text encoding (default UTF-8); a byte that does not decode is
     reported with its line. A ``.gz`` file is decompressed (no DuckDB needed).
@@ -67,10 +80,12 @@ compact per-row arrays with scores; a Parquet file through DuckDB). A small
 CSV file (under 64 MiB) with a problem, or with rows that ``--na drop`` skips,
 is reread row by row, so that the message names its lines.
 
-Labels are compared as text. Label columns in which every value is an integer
-written without leading zeros are integer labels: they sort as numbers (1, 2,
-10) and ``1`` matches ``1.0``; a value such as ``007`` keeps the columns text,
-so ``007`` and ``7`` are two classes. The report warns (in its text and in
+Labels are compared as text, as they are written, by the rule of
+:func:`clfmetrics.report`: ``yes`` and ``"yes "`` are two classes. Label
+columns in which every value is an integer written without leading zeros (or
+whitespace around it) are integer labels: they sort as numbers (1, 2, 10) and
+``1`` matches ``1.0``; a value such as ``007`` keeps the columns text, so
+``007`` and ``7`` are two classes. The report warns (in its text and in
 ``--json`` as ``warnings``) about labels that differ only in case, whitespace
 or leading zeros, and about a column of numbers with a few other values (with
 their lines). Problems with the input (a missing file or column, an empty
@@ -97,7 +112,7 @@ from ..reporting import (
     report_from_counts,
     report_of_codes,
 )
-from ._columns import NA_CHOICES
+from ._columns import DECIMALS, NA_CHOICES
 from ._counts import counted_columns, duckdb_installed, is_parquet
 from ._file import (
     InputError,
@@ -148,6 +163,13 @@ def _parser() -> argparse.ArgumentParser:
         help="every class of the task, in matrix order (default: the sorted labels found)",
     )
     rep.add_argument(
+        "--strip-labels",
+        action="store_true",
+        help="remove the whitespace around every label before comparing them (default: "
+        "labels are compared as written, so 'yes ' and 'yes' are two classes and the report "
+        "warns); the report says which labels it stripped",
+    )
+    rep.add_argument(
         "--na",
         choices=NA_CHOICES,
         default="error",
@@ -162,7 +184,9 @@ def _parser() -> argparse.ArgumentParser:
         "--proba",
         nargs="+",
         metavar="COL",
-        help="one probability column per class, in --labels order (default: sorted labels)",
+        help="one probability column per class: columns named for the classes (cat, p_cat, "
+        "prob_cat, proba_cat) are matched to them by name in any order; others are taken in "
+        "--labels order (default: the sorted labels)",
     )
     rep.add_argument(
         "--pos-label", metavar="LABEL", help="the class --scores scores (default: the second)"
@@ -181,6 +205,14 @@ def _parser() -> argparse.ArgumentParser:
         "--delimiter",
         metavar="CHAR",
         help="field delimiter (default: chosen from , ; tab | by the header); 'tab' for a tab",
+    )
+    rep.add_argument(
+        "--decimal",
+        choices=DECIMALS,
+        default=".",
+        metavar="MARK",
+        help="decimal mark of the score and count columns: '.' (default) or ',' (0,0255 "
+        "read as 0.0255; the delimiter must then be another character, such as ;)",
     )
     rep.add_argument(
         "--encoding", help="the file's text encoding (default utf-8), e.g. latin-1, cp1252"
@@ -216,6 +248,7 @@ def _evaluate(args):
         )
     args.delimiter = delimiter_option(args.delimiter)
     args.encoding_used = check_encoding(args.encoding)
+    _check_decimal(args, score_columns)
     if score_columns and len(args.pred) == 2:
         raise InputError("--scores and --proba go with one --pred (the report), not a comparison")
     if args.pos_label is not None and not args.scores:
@@ -241,6 +274,8 @@ def _evaluate(args):
         given=args.labels,
         delimiter=args.delimiter,
         encoding=args.encoding,
+        strip=args.strip_labels,
+        decimal=args.decimal,
     )
     remain = cols.lines.size if cols.counts is None else int(cols.counts.sum())
     if cols.dropped.size:
@@ -280,6 +315,37 @@ def _evaluate(args):
     return out
 
 
+def _check_decimal(args, score_columns) -> None:
+    """``--decimal ,`` needs a delimiter that is not the comma (fixed here if it is chosen)."""
+    if args.decimal == "." or is_parquet(args.file):
+        return
+    names = [args.truth, *args.pred, *score_columns, *([args.counts] if args.counts else [])]
+    args.delimiter = args.delimiter or choose_delimiter(args.file, names, args.encoding_used)
+    if args.delimiter == ",":
+        raise InputError(
+            f"--decimal , reads decimal commas, but {args.file}'s delimiter is the comma too; "
+            "a file with decimal commas separates its fields by ; or tab (pass --delimiter "
+            "if it does)"
+        )
+
+
+#: How the warning of :func:`clfmetrics._base.labels.near_duplicates` begins.
+_NEAR = "labels that differ only in case, whitespace or leading zeros"
+
+
+def _strip_hint(result, args) -> None:
+    """Name ``--strip-labels`` in the near-duplicates warning where whitespace is the
+    difference (the warning itself is the one :func:`clfmetrics.report` gives)."""
+    spaced = [x for x in result.labels if isinstance(x, str) and x != x.strip()]
+    if args.strip_labels or not spaced:
+        return
+    for k, text in enumerate(result.warnings):
+        if text.startswith(_NEAR):
+            result.warnings[k] = (
+                f"{text}; or pass --strip-labels to remove the whitespace around every label"
+            )
+
+
 def _counted(args, score_columns):
     """The file aggregated by DuckDB, or None where the row reader reads it (see above)."""
     parquet, engine = is_parquet(args.file), duckdb_installed()
@@ -314,6 +380,8 @@ def _counted(args, score_columns):
             counts=args.counts,
             delimiter=delimiter,
             width=None if header is None else len(header),
+            strip=args.strip_labels,
+            decimal=args.decimal,
         )
     except InputError:
         if small:
@@ -338,6 +406,7 @@ def run(argv=None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LabelWarning)  # the report lists them
             result = _evaluate(args)
+        _strip_hint(result, args)
     except (InputError, ValueError) as err:
         message = " ".join(str(err).split())  # one line, whatever the message holds
         print(f"clfmetrics: error: {message}", file=sys.stderr)

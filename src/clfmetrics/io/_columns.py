@@ -6,8 +6,12 @@ never a class by accident: the tokens pandas' ``read_csv`` reads as missing
 (``NA_TOKENS``, compared without case) are refused, dropped or, for label
 columns only, kept as labels, as ``na`` says.
 
-Labels are compared as text. Numbers are matched as numbers only when every
-label of the label columns is an integer written without leading zeros: then
+Labels are compared as text, exactly as :func:`clfmetrics.report` compares
+strings: ``"yes"`` and ``"yes "`` are two classes (and the report warns that they
+differ only in whitespace), unless ``strip=True`` (``--strip-labels``) removes
+the whitespace around every label first, which the report then says. Numbers
+are matched as numbers only when every label of the label columns is an integer
+written without leading zeros or surrounding whitespace: then
 ``1``, ``2``, ``10`` sort as numbers and ``1`` in one column matches ``1.0`` in
 another. A label such as ``007`` or ``01`` makes the columns text (codes,
 not quantities), so ``007`` and ``7`` stay two classes, and the report warns
@@ -49,6 +53,10 @@ NA_CHOICES = ("error", "drop", "keep")
 _EXACT = 2.0**53
 #: A number written with a leading zero (007, -01): an identifier, compared as text.
 _LEADING_ZERO = re.compile(r"^[+-]?0[0-9]")
+#: A number written with a decimal comma (0,0255; -1,5e-3), as --decimal , reads it.
+_DECIMAL_COMMA = re.compile(r"^[+-]?[0-9]*,[0-9]+(?:[eE][+-]?[0-9]+)?$")
+#: The decimal marks that ``--decimal`` accepts.
+DECIMALS = (".", ",")
 #: A column is "numbers with a few exceptions" when at most this share of its rows is not.
 _FEW = 0.1
 
@@ -76,7 +84,31 @@ class Columns:
 
 
 def _missing(column: np.ndarray) -> np.ndarray:
-    return np.isin(np.char.lower(column), NA_TOKENS)
+    """Where a value is a missing-value token; a cell of blanks (or `` NA``) is missing too,
+    whether or not labels are stripped, so that no blank cell becomes a class by accident."""
+    return np.isin(np.char.lower(np.char.strip(column)), NA_TOKENS)
+
+
+def stripped(column: np.ndarray, changed: set) -> np.ndarray:
+    """``column`` without whitespace around its values; ``changed`` gains those that had some."""
+    out = np.char.strip(column)
+    moved = out != column
+    if moved.any():
+        changed.update(np.unique(column[moved]).tolist())
+    return out
+
+
+def strip_note(changed: set, most: int = 5) -> str:
+    """What ``--strip-labels`` did, for the report: the labels that lost whitespace."""
+    if not changed:
+        return "--strip-labels: no label had whitespace around it; nothing was stripped"
+    values = sorted(changed)
+    shown = ", ".join(f"{v!r} as {v.strip()!r}" for v in values[:most])
+    more = f" and {count(len(values) - most, 'more label')}" if len(values) > most else ""
+    return (
+        f"--strip-labels: the whitespace around labels was removed, so labels that differ "
+        f"only in it are one class: {shown}{more}"
+    )
 
 
 def _shown(token: str) -> str:
@@ -91,13 +123,27 @@ def _as_numbers(values: np.ndarray) -> np.ndarray | None:
         return None
 
 
-def _number_column(path: str, name: str, values: np.ndarray, lines: np.ndarray) -> np.ndarray:
+def decimal_point(column: np.ndarray, decimal: str = ".") -> np.ndarray:
+    """Number text as Python reads it: with ``decimal=","`` (``--decimal ,``) 0,5 is 0.5."""
+    return column if decimal == "." else np.char.replace(column, decimal, ".")
+
+
+def not_a_number(path, line, name, value: str, what="not a number", decimal=".") -> InputError:
+    """The error for a number column's bad value; a decimal comma gets the option that reads it."""
+    hint = ""
+    if what == "not a number" and decimal == "." and _DECIMAL_COMMA.match(value.strip()):
+        hint = "; it looks like a decimal comma: pass --decimal , to read 0,5 as 0.5"
+    return InputError(f"{path}, line {line}: column {name!r} holds {value!r}, {what}{hint}")
+
+
+def _number_column(
+    path: str, name: str, values: np.ndarray, lines: np.ndarray, decimal: str = "."
+) -> np.ndarray:
+    shown, values = values, decimal_point(values, decimal)
     x = _as_numbers(values)
     if x is None:
         bad = next(k for k, v in enumerate(values.tolist()) if _as_numbers(np.array([v])) is None)
-        raise InputError(
-            f"{path}, line {lines[bad]}: column {name!r} holds {str(values[bad])!r}, not a number"
-        )
+        raise not_a_number(path, lines[bad], name, str(shown[bad]), decimal=decimal)
     if not np.isfinite(x).all():
         bad = int(np.argmax(~np.isfinite(x)))
         raise InputError(
@@ -116,8 +162,9 @@ def _integer_labels(path, columns: dict, lines, given) -> tuple[dict, list] | No
     if any(v is None for v in values.values()) or (given is not None and wanted is None):
         return None
     texts = [*(np.unique(c).tolist() for c in columns.values()), list(given or [])]
-    if any(_LEADING_ZERO.match(t) for ts in texts for t in ts):
-        return None  # identifiers such as 007: compared as text (see the module's docstring)
+    if any(_LEADING_ZERO.match(t) or t != t.strip() for ts in texts for t in ts):
+        # identifiers such as 007, and " 1" beside "1": compared as text (see the docstring)
+        return None
     for name, x in values.items():
         bad = ~np.isfinite(x) | (x != np.trunc(x))
         if bad.any():

@@ -3,8 +3,9 @@
 ``python -m clfmetrics report FILE.{csv,parquet}`` needs only how many rows
 share each combination of the label columns used. DuckDB (imported here only
 when the command line uses it) reads the file out of core and returns that
-aggregated table; the values are read as text and trimmed, as the row-by-row
-reader of ``_csvinput`` reads them, and the same rules then apply to the
+aggregated table; the values are read as text as they are written (the whitespace
+around them removed only with ``strip=True``, ``--strip-labels``), as the row-by-row
+reader of ``_stream`` reads them, and the same rules then apply to the
 distinct values: missing-value tokens, integer labels, ``--labels``. So the
 output is the row reader's, at a memory cost independent of the file's length.
 ``counts=COL`` reads a table that is already aggregated (``COL`` holds each
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._base.numbers import count
-from ._columns import _label_columns, _missing
+from ._columns import _label_columns, _missing, strip_note, stripped
 from ._engines import duckdb_counts
 from ._file import InputError
 
@@ -82,6 +83,8 @@ def counted_columns(
     counts=None,
     delimiter=None,
     width=None,
+    strip=False,
+    decimal=".",
 ):
     """The label columns of ``path`` aggregated by DuckDB: a :class:`Counted`.
 
@@ -115,10 +118,13 @@ def counted_columns(
     else:
         number = _quote(header[counts])
         if not is_parquet(path):  # a CSV's text: empty or not a number becomes NULL
+            if decimal != ".":
+                number = f"replace({number}, '{decimal}', '.')"
             number = f"TRY_CAST(trim({number}) AS DOUBLE)"
-    # Text, trimmed, NULL as empty: the row reader's view of every value.
+    # Text as written, NULL as empty: the row reader's view of every value (``strip`` is
+    # applied to the distinct combinations below, where the labels it changes are collected).
     keys = [
-        f"coalesce(trim(CAST({_quote(header[n])} AS VARCHAR), ' \t\r\n'), '') AS k{i}"
+        f"coalesce(CAST({_quote(header[n])} AS VARCHAR), '') AS k{i}"
         for i, n in enumerate(label_names)
     ]
     table = rel.project(", ".join([*keys, f"{number} AS n"]))
@@ -148,10 +154,14 @@ def counted_columns(
         raise InputError(f"{path}: every row has a missing value; nothing is left to evaluate")
     keep = ~drop
     columns = {name: v[keep] for name, v in zip(label_names, values, strict=True)}
+    changed = set()
+    if strip:  # combinations that become equal stay apart: their counts add up downstream
+        columns = {name: stripped(v, changed) for name, v in columns.items()}
     try:
         labels, classes, notes = _label_columns(
             path, columns, np.full(int(keep.sum()), -1), given, n[keep]
         )
     except InputError as err:  # the aggregate has no line numbers
         raise InputError(re.sub(r", line -1", "", str(err))) from None
+    notes[:0] = [strip_note(changed)] if strip else []
     return Counted(labels, n[keep], classes, int(n[drop].sum()), notes)

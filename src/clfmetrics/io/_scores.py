@@ -1,7 +1,11 @@
 """The command line's score columns: ``--scores`` and ``--proba`` from the rows read, checked.
 
 ``--scores`` is one column for the positive class (``--pos-label``) of two; ``--proba``
-one column per class, in class order, whose rows sum to 1 (rows off by at most
+one column per class whose rows sum to 1. Columns named for the classes (the label
+itself or ``p_<label>``, ``prob_<label>``, ``proba_<label>``) are matched to them by name,
+in whatever order they are given; columns named for no class are taken in class order.
+Some named for classes and some not, or two named for one class, is refused: the
+order would be a guess. Rows (rows off by at most
 ``ROUNDING``, as rounding in a file leaves them, are rescaled in place, and a note on
 stderr says so). The matrix is the reader's own matrix of number columns, checked a
 block of rows at a time, so no second matrix and no column of N row sums is held.
@@ -24,6 +28,24 @@ ROUNDING = 0.01
 BLOCK = 2**16
 
 
+def classes_text(classes) -> str:
+    """The classes for a message, space-separated; quoted where one has whitespace in it
+    or around it (``' no' 'no'``), which a plain join would hide."""
+    texts = [str(c) for c in classes]
+    if any(t != t.strip() or " " in t or not t for t in texts):
+        return " ".join(map(repr, texts))
+    return " ".join(texts)
+
+
+def strip_hint(classes) -> str:
+    """A message's pointer to ``--strip-labels`` where classes differ only in whitespace
+    around them (as the report's warning says, the command line keeps them apart)."""
+    texts = [c for c in classes if isinstance(c, str)]
+    if len({t.strip() for t in texts}) < len(texts):
+        return "; some classes differ only in whitespace around them: --strip-labels merges them"
+    return ""
+
+
 def option_terms(message: str, args) -> str:
     """An error of ``report(scores=...)`` in the words of the command line's options."""
     given = "the --scores column" if args.scores else "the --proba columns"
@@ -40,41 +62,83 @@ def option_terms(message: str, args) -> str:
     return message
 
 
+#: A --proba column named for class L: L itself, or one of these and L.
+PREFIXES = ("p_", "prob_", "proba_")
+
+
+def _named_class(name: str, texts: list[str]) -> int | None:
+    """The class (index into ``texts``) that a column's name names, else None."""
+    if name in texts:
+        return texts.index(name)
+    for prefix in PREFIXES:
+        if name.startswith(prefix) and name[len(prefix) :] in texts:
+            return texts.index(name[len(prefix) :])
+    return None
+
+
+def _by_name(names: list[str], classes: list) -> list[str]:
+    """The --proba columns in class order: matched by name where they are named for the
+    classes (see the module's docstring), else as given."""
+    texts = [str(c) for c in classes]
+    named = [_named_class(n, texts) for n in names]
+    if all(k is None for k in named):
+        return list(names)
+    unnamed = [n for n, k in zip(names, named, strict=True) if k is None]
+    if unnamed:
+        raise InputError(
+            f"--proba column {unnamed[0]!r} is named for no class while others are (classes: "
+            f"{' '.join(texts)}); name every column for its class (p_<label>), or none and "
+            "list them in the class order"
+        )
+    twice = next((k for k in named if named.count(k) > 1), None)
+    if twice is not None:
+        same = [n for n, k in zip(names, named, strict=True) if k == twice]
+        raise InputError(
+            f"--proba columns {' and '.join(map(repr, same))} are both named for class "
+            f"{texts[twice]}; give one column per class"
+        )
+    return [names[named.index(k)] for k in range(len(classes))]
+
+
 def score_columns(args, cols):
     """The --scores column or the --proba matrix (checked), and the positive class."""
     classes = cols.classes
     if args.scores and len(classes) != 2:
-        shown = " ".join(map(str, classes))
+        shown = classes_text(classes)
         raise InputError(
             f"--scores gives the score of one class, for a task of two classes; there are "
             f"{len(classes)} ({shown}): give one probability column per class with --proba "
-            "instead, in that order"
+            f"instead, in that order{strip_hint(classes)}"
         )
     if args.scores:
         pos = None
         if args.pos_label is not None:
             pos = next((c for c in classes if str(c) == args.pos_label.strip()), None)
             if pos is None:
-                shown = " ".join(map(str, classes))
+                shown = classes_text(classes)
                 raise InputError(f"--pos-label {args.pos_label} is not one of the classes {shown}")
         return cols.numbers[args.scores], pos
     if not args.proba:
         return None, None
-    names, shown = list(args.proba), " ".join(map(str, classes))
+    names, shown = list(args.proba), classes_text(classes)
     if len(names) != len(classes):
         raise InputError(
             f"--proba names {len(names)} columns, but there are {len(classes)} classes "
-            f"({shown}): give one column per class, in that order (--labels sets the classes)"
+            f"({shown}): give one column per class, in that order (--labels sets the "
+            f"classes){strip_hint(classes)}"
         )
-    if sorted(names) == sorted(map(str, classes)) and names != [str(c) for c in classes]:
-        raise InputError(
-            f"the --proba columns are named like the classes but listed in another order; "
-            f"list them in the class order: {shown}"
+    order = _by_name(names, classes)
+    if order != names:
+        print(
+            "clfmetrics: note: --proba columns matched to the classes by name: "
+            + ", ".join(f"class {c} is column {n!r}" for c, n in zip(classes, order, strict=True)),
+            file=sys.stderr,
         )
-    if len(set(names)) == len(names):  # the reader's (N, m) matrix holds them in order
+    if order == list(dict.fromkeys(names)):  # the reader's (N, m) matrix holds them in order
         proba = cols.matrix
     else:
-        proba = np.stack([cols.numbers[n] for n in names], axis=1)
+        proba = np.stack([cols.numbers[n] for n in order], axis=1)
+        cols.matrix = None
     cols.numbers.clear()
     worst, row = worst_row_sum(proba)
     if worst > ROUNDING:

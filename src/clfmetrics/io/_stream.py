@@ -24,7 +24,17 @@ from operator import itemgetter
 import numpy as np
 
 from .._base.numbers import count
-from ._columns import Columns, _as_numbers, _label_columns, _missing, _shown
+from ._columns import (
+    Columns,
+    _as_numbers,
+    _label_columns,
+    _missing,
+    _shown,
+    decimal_point,
+    not_a_number,
+    strip_note,
+    stripped,
+)
 from ._counts import _quote, _relation, is_parquet
 from ._file import (
     InputError,
@@ -117,12 +127,16 @@ def read_columns(
     delimiter: str | None = None,
     encoding: str | None = None,
     batch: int = BATCH,
+    strip: bool = False,
+    decimal: str = ".",
 ) -> Columns:
     """The label and number columns of ``path``, checked, read in batches of ``batch`` rows.
 
     Without ``number_names`` the result is counted: ``labels`` hold the distinct
     combinations, ``counts`` their rows, ``lines`` the first line of each.
-    With them, one entry per row. Raises :class:`InputError`.
+    With them, one entry per row. Labels are read as they are written unless ``strip``
+    (``--strip-labels``) removes the whitespace around them (numbers always lose it);
+    ``decimal`` is the number columns' decimal mark (``--decimal``). Raises :class:`InputError`.
     """
     names = list(dict.fromkeys([*label_names, *number_names]))
     per_row = bool(number_names)
@@ -147,6 +161,7 @@ def read_columns(
     values = {n: _Values() for n in label_names}
     bad_numbers: dict[tuple[str, str], tuple[int, str]] = {}
     kept, combined, dropped, body, raw = [], [], [], 0, None
+    changed = set() if strip else None  # the labels that had whitespace around them
 
     def chunks():
         yield first[0][1:], first[1][1:]
@@ -167,7 +182,9 @@ def read_columns(
             lines = lines[fit]
         if ragged.rows or not rows:
             continue  # the file is refused for its ragged rows; only count them
-        raw = {n: np.char.strip(np.array(list(map(take[n], rows)), dtype=str)) for n in names}
+        raw = {n: np.array(list(map(take[n], rows)), dtype=str) for n in names}
+        for name in number_names:
+            raw[name] = np.char.strip(raw[name])
         drop = np.zeros(lines.size, dtype=bool)
         for name in checked:
             gap = _missing(raw[name])
@@ -180,12 +197,15 @@ def read_columns(
             raw, lines = {n: c[keep] for n, c in raw.items()}, lines[keep]
             if not lines.size:
                 continue
+        if strip:
+            for name in label_names:
+                raw[name] = stripped(raw[name], changed)
         # Line numbers as int32 below 2**31 (4 bytes a row kept, not 8): joined with a cast.
         part = {"lines": lines.astype(np.int32) if lines[-1] < 2**31 else lines}
         for name in label_names:
             part[name] = values[name].encode(raw[name], lines)
         for name in number_names:
-            part[name] = _numbers(name, raw[name], lines, bad_numbers)
+            part[name] = _numbers(name, raw[name], lines, bad_numbers, decimal)
         # The label rules need only the distinct combinations (with rows and first lines),
         # so they are counted as they stream, with or without per-row numbers.
         combined.append(_combinations(part, label_names))
@@ -218,18 +238,23 @@ def read_columns(
     first = rows = raw = None  # the last batch's text
     table = _combinations(_joined(combined), label_names, merged=True)
     rows = _rows(kept, label_names, number_names) if per_row else None
-    return _finish(
-        path, table, rows, values, label_names, number_names, given, bad_numbers, dropped
-    )
+    out = _finish(
+        path, table, rows, values, label_names, number_names, given, bad_numbers, dropped,
+        decimal,
+    )  # fmt: skip
+    out.warnings[:0] = [strip_note(changed)] if strip else []
+    return out
 
 
-def _numbers(name, column, lines, bad: dict) -> np.ndarray:
-    """A batch of a number column as float64; its first bad values are remembered (NaN here)."""
+def _numbers(name, shown, lines, bad: dict, decimal: str = ".") -> np.ndarray:
+    """A batch of a number column as float64; its first bad values are remembered (NaN here),
+    as written (``shown``), not as read with the decimal mark replaced."""
+    column = decimal_point(shown, decimal)
     x = _as_numbers(column)
     if x is None:
         ok = np.array([_as_numbers(np.array([v])) is not None for v in column.tolist()])
         k = int(np.argmax(~ok))
-        bad.setdefault((name, "not a number"), (int(lines[k]), str(column[k])))
+        bad.setdefault((name, "not a number"), (int(lines[k]), str(shown[k])))
         x = np.full(column.shape, np.nan)
         x[ok] = column[ok].astype(np.float64)
         ok &= np.isfinite(x)
@@ -237,7 +262,7 @@ def _numbers(name, column, lines, bad: dict) -> np.ndarray:
         ok = np.isfinite(x)
     if not ok.all() and (name, "not a number") not in bad:
         k = int(np.argmax(~np.isfinite(x)))
-        bad.setdefault((name, "not a finite number"), (int(lines[k]), str(column[k])))
+        bad.setdefault((name, "not a finite number"), (int(lines[k]), str(shown[k])))
     return x
 
 
@@ -302,7 +327,7 @@ def _malloc_trim():
 _TRIM = _malloc_trim()
 
 
-def _finish(path, table, rows, values, label_names, number_names, given, bad, dropped):
+def _finish(path, table, rows, values, label_names, number_names, given, bad, dropped, decimal):
     """Labels from codes (the rules of ``_csvinput``), the numbers checked, as a Columns.
 
     ``table`` holds the distinct combinations of label codes; the rules are applied to
@@ -320,7 +345,7 @@ def _finish(path, table, rows, values, label_names, number_names, given, bad, dr
         for what in ("not a number", "not a finite number"):  # the in-memory reader's order
             if (name, what) in bad:
                 line, value = bad[name, what]
-                raise InputError(f"{path}, line {line}: column {name!r} holds {value!r}, {what}")
+                raise not_a_number(path, line, name, value, what, decimal)
     gone = np.concatenate(dropped) if dropped else np.zeros(0, dtype=np.int64)
     if rows is None:
         return Columns(labels, classes, {}, table["lines"], gone, notes, counts=table["rows"])

@@ -4,10 +4,6 @@ Each metric is written once, as a function of the matrix's class sums (bias = ro
 prevalence = column sums, correct = the diagonal, and the total); the function of a
 matrix computes the sums and calls it, and the resampling of many classes calls it on
 each resample's sums.
-
-Names imported here as ``name as name`` (below the public ones) are the interface of this
-concern to the concerns above it, not public API: every metric as a function of the class
-sums, the look-up by name.
 """
 
 from ._agreement import kappa, mcc
@@ -48,7 +44,8 @@ from ._prevalence import (
 from ._registry import CLASSWISE, METRICS
 
 # isort: split
-# The interface to the concerns above (not in __all__).
+# The interface to the concerns above, not public API (not in __all__): every metric as a
+# function of the class sums, the look-up by name.
 from ._classwise import ClassSums as ClassSums
 from ._registry import CLASS_SUM_FORMS as CLASS_SUM_FORMS
 from ._registry import registry as registry

@@ -1,9 +1,4 @@
-"""Probabilities: proper scores, reliability and calibration, with their uncertainty.
-
-Names imported here as ``name as name`` (below the public ones) are the interface of this
-concern to the concerns above it, not public API: the proper scores and binned sums on
-checked probabilities, for the report.
-"""
+"""Probabilities: proper scores, reliability and calibration, with their uncertainty."""
 
 from ._classwise import classwise_calibration_error, classwise_reliability
 from ._consistency import CalibrationTest, ReliabilityBand, calibration_test, reliability_band
@@ -18,7 +13,8 @@ from ._corp import (
 from ._reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
 
 # isort: split
-# The interface to the concerns above (not in __all__).
+# The interface to the concerns above, not public API (not in __all__): the proper scores and
+# binned sums on checked probabilities, for the report.
 from ._reliability import ROW_SUM_TOLERANCE as ROW_SUM_TOLERANCE
 from ._reliability import binned as binned
 from ._reliability import brier_of as brier_of

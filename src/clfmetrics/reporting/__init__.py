@@ -1,15 +1,11 @@
-"""The report that explains itself, and the paired comparison of two systems.
-
-Names imported here as ``name as name`` (below the public ones) are the interface of this
-concern to the concerns above it, not public API: the command line's entry to the report,
-its AUC methods.
-"""
+"""The report that explains itself, and the paired comparison of two systems."""
 
 from ._comparison import Comparison, compare, compare_from_counts
 from ._report import Report, report, report_from_counts
 
 # isort: split
-# The interface to the concerns above (not in __all__).
+# The interface to the concerns above, not public API (not in __all__): the command line's entry
+# to the report, its AUC methods.
 from ._report import report_of_codes as report_of_codes
 from ._scores import AUC_METHODS as AUC_METHODS
 

@@ -205,10 +205,12 @@ class Comparison(Rendered):
             )
         ]
         return [
+            # "Metrics (...)": the CSV's section is "Metrics" whatever n, level and seed
+            # (section_key); the whole title is its own row there.
             Section(
-                f"{count(self.n_items, 'item')}, {self.level:.0%} paired percentile intervals "
-                f"of {a} - {b}, {count(self.size, 'resample')} and as many permutations, "
-                f"{seed_text(self.seed)}",
+                f"Metrics ({count(self.n_items, 'item')}, {self.level:.0%} paired percentile "
+                f"intervals of {a} - {b}, {count(self.size, 'resample')} and as many "
+                f"permutations, {seed_text(self.seed)})",
                 ["metric", a, b, "difference", "low", "high", "p", "p Holm", "favours"],
                 rows,
             ),
@@ -217,13 +219,18 @@ class Comparison(Rendered):
         ]
 
 
+#: The default ``names``: this very tuple means "not given" (then a pandas Series' own
+#: ``name`` is used, see :func:`_system_names`); a caller's ("A", "B") is another object.
+_DEFAULT_NAMES = ("A", "B")
+
+
 def compare(
     y_true,
     pred_a,
     pred_b,
     *,
     labels=None,
-    names=("A", "B"),
+    names=_DEFAULT_NAMES,
     level=0.95,
     size=10_000,
     rng=DEFAULT_SEED,
@@ -244,7 +251,9 @@ def compare(
     y_true, pred_a, pred_b : sequence of hashable labels, equal length
     labels : sequence, optional
     names : pair of str, default ("A", "B")
-        How the two systems are called in the output.
+        How the two systems are called in the output. Not given, the ``name`` of
+        ``pred_a`` and ``pred_b`` where both have one and they differ (pandas Series:
+        ``compare(df.gold, df.lr, df.rf)`` calls them lr and rf), else A and B.
     level : float, default 0.95
     size : int, default 10_000
         Resamples, and separately permutations.
@@ -281,7 +290,7 @@ def compare_from_counts(
     counts,
     *,
     labels=None,
-    names=("A", "B"),
+    names=_DEFAULT_NAMES,
     level=0.95,
     size=10_000,
     rng=DEFAULT_SEED,
@@ -320,8 +329,19 @@ def compare_from_counts(
     return _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arguments)
 
 
+def _system_names(pred_a, pred_b, names) -> tuple:
+    """``names``, or where it was not given the two predictions' own distinct names."""
+    if names is not _DEFAULT_NAMES:
+        return names
+    own = [getattr(p, "name", None) for p in (pred_a, pred_b)]
+    if all(isinstance(x, str) and x.strip() for x in own) and own[0] != own[1]:
+        return tuple(own)
+    return names
+
+
 def _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arguments):
     level, size = check_level(level), check_size(size)
+    names = _system_names(pred_a, pred_b, names)
     if len(names) != 2 or len(set(map(str, names))) != 2:
         raise ValueError(f"names must be two different names; got {names!r}")
     codes, weights, n, labels = counted_codes(truth, [pred_a, pred_b], counts, labels, arguments)

@@ -1,8 +1,4 @@
-"""Scores and thresholds: the threshold sweep, ROC and precision-recall curves, costs, decisions.
-
-Names imported here as ``name as name`` (below the public ones) are the interface of this
-concern to the concerns above it, not public API: the checks of scores and their labels.
-"""
+"""Scores and thresholds: the threshold sweep, ROC and PR curves, costs, decisions."""
 
 from ._costs import cost_threshold, expected_cost
 from ._curves import (
@@ -16,7 +12,8 @@ from ._curves import (
 from ._decisions import argmax_predictions, prior_shift
 
 # isort: split
-# The interface to the concerns above (not in __all__).
+# The interface to the concerns above, not public API (not in __all__): the checks of scores and
+# their labels.
 from ._checks import as_scores as as_scores
 from ._checks import as_target as as_target
 from ._checks import positives as positives
