@@ -4,7 +4,7 @@ Run by the suite in the background (``conftest.BACKGROUND``), as soon as a selec
 asks for it, beside the workers rather than holding one of them. ``test_binder_simulation.py``
 waits for its exit status and reads its log.
 
-``python tests/binder_env.py FOLDER``: copy the repository to ``FOLDER/repo``, make a new
+``python tests/support/binder_env.py FOLDER``: copy the repository to ``FOLDER/repo``, make a new
 virtual environment that shares nothing with the development one, install
 ``binder/requirements.txt``, run ``binder/postBuild`` in the copy, then in that environment
 import every module that any code cell of any chapter imports and execute the chapters of
