@@ -51,8 +51,14 @@ def test_proba_columns_one_per_class_in_the_class_order():
     assert proba is matrix and pos is None
     with pytest.raises(InputError, match="--proba names 1 columns, but there are 2 classes"):
         score_columns(_args(proba=["p_a"]), _cols(["a", "b"], matrix=matrix))
-    with pytest.raises(InputError, match="listed in another order; list them in the class order"):
-        score_columns(_args(proba=["b", "a"]), _cols(["a", "b"], matrix=matrix))
+
+
+def test_proba_columns_named_for_the_classes_are_matched_by_name(capsys):
+    numbers = {"b": np.array([0.8, 0.5, 0.0]), "a": np.array([0.2, 0.5, 1.0])}
+    cols = _cols(["a", "b"], numbers=numbers, matrix=np.stack(list(numbers.values()), axis=1))
+    proba, _ = score_columns(_args(proba=["b", "a"]), cols)
+    np.testing.assert_array_equal(proba, [[0.2, 0.8], [0.5, 0.5], [1.0, 0.0]])
+    assert "class a is column 'a', class b is column 'b'" in capsys.readouterr().err
 
 
 def test_rounded_rows_are_rescaled_and_rows_far_from_1_refused(capsys):
