@@ -61,6 +61,7 @@ NOT_THE_LIBRARY = {
     "tests/test_venv_files.py": "checks .venv's files, installed by make setup",
     "tests/book/test_kernel_startup.py": "starts a Jupyter kernel",
     "tests/io/test_engines_spark.py": "needs Spark's JVM",
+    "tests/test_wheel.py": "builds the wheel with uv, in an environment of its own",
 }
 #: Tests of the tier that need something the fresh environment does not hold, by node id.
 DESELECT = {
@@ -71,6 +72,7 @@ DESELECT = {
     # for the oldest numpy calls it with one argument fewer.
     "tests/reporting/test_report_checks.py::"
     "test_macro_auc_bca_agrees_with_scipy_bootstrap_of_the_classes",
+    "tests/inference/test_auc.py::test_bca_acceleration_is_scipys_exactly",
 }
 
 
