@@ -12,9 +12,9 @@ The library is grouped by concern, and imports point down only::
 
     io/             the command line, its file readers, counts from data engines
     reporting/      the report that explains itself; the paired comparison
-    probabilities/  proper scores, reliability and calibration
-    inference/      intervals, bands, tests, coverage simulations
-    scores/         the threshold sweep, ROC and PR curves, costs, decisions
+    probabilities/  proper scores, reliability and calibration, Brier curves
+    inference/      intervals, bands, decision curves, tests, coverage simulations
+    scores/         the threshold sweep, ROC, PR and cost curves, costs, decisions, net benefit
     metrics/        metrics of a confusion matrix
     _base/          input checks, kinds of label, class codes, number formatting, arrays
 
@@ -31,12 +31,15 @@ from .inference import (
     SMALL_CLASS_STUDY,
     AUCComparison,
     Band,
+    DecisionCurve,
     Interval,
     McNemarResult,
+    NetBenefitDifference,
     ResampledTTest,
     ap_interval,
     auc_coverage,
     auc_interval,
+    bayes_cost_interval,
     bootstrap,
     clopper_pearson,
     clustered_coverage,
@@ -45,6 +48,8 @@ from .inference import (
     corrected_resampled_ttest,
     coverage,
     coverages,
+    decision_curve,
+    decision_curve_from_counts,
     group_interval,
     holm,
     interval,
@@ -53,6 +58,8 @@ from .inference import (
     jackknife_se,
     mcnemar,
     mcnemar_sample_size,
+    net_benefit_difference,
+    net_benefit_difference_from_counts,
     paired_bootstrap,
     paired_interval,
     permutation_test,
@@ -113,10 +120,12 @@ from .metrics import (
     weighted_f1,
 )
 from .probabilities import (
+    BrierCurve,
     CalibrationTest,
     CORPBand,
     CORPResult,
     ReliabilityBand,
+    brier_curve,
     brier_score,
     calibration_test,
     classwise_calibration_error,
@@ -139,11 +148,15 @@ from .reporting import (
     report_from_counts,
 )
 from .scores import (
+    CostCurve,
     argmax_predictions,
     average_precision,
+    bayes_decisions,
     best_threshold,
+    cost_curve,
     cost_threshold,
     expected_cost,
+    net_benefit,
     precision_recall_curve,
     prior_shift,
     roc_auc,
@@ -162,15 +175,19 @@ __all__ = [
     "SMALL_CLASS_STUDY",
     "AUCComparison",
     "Band",
+    "BrierCurve",
     "CORPBand",
     "CORPResult",
     "CalibrationTest",
     "Comparison",
     "ConfusionTable",
+    "CostCurve",
+    "DecisionCurve",
     "InputError",
     "Interval",
     "LabelWarning",
     "McNemarResult",
+    "NetBenefitDifference",
     "ReliabilityBand",
     "Report",
     "ResampledTTest",
@@ -180,9 +197,12 @@ __all__ = [
     "auc_coverage",
     "auc_interval",
     "average_precision",
+    "bayes_cost_interval",
+    "bayes_decisions",
     "best_threshold",
     "bias",
     "bootstrap",
+    "brier_curve",
     "brier_score",
     "calibrated_bias",
     "calibrated_kappa_closed_form",
@@ -204,10 +224,13 @@ __all__ = [
     "corp_reliability",
     "correct",
     "corrected_resampled_ttest",
+    "cost_curve",
     "cost_threshold",
     "coverage",
     "coverages",
     "dask_counts",
+    "decision_curve",
+    "decision_curve_from_counts",
     "delta_f1",
     "duckdb_counts",
     "expected_calibration_error",
@@ -234,6 +257,9 @@ __all__ = [
     "micro_f1",
     "micro_precision",
     "micro_recall",
+    "net_benefit",
+    "net_benefit_difference",
+    "net_benefit_difference_from_counts",
     "paired_bootstrap",
     "paired_interval",
     "permutation_test",

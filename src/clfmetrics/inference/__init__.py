@@ -13,6 +13,15 @@ from ._auc import (
 )
 from ._bands import Band, pr_band, roc_band
 from ._binomial import McNemarResult, clopper_pearson, holm, mcnemar, mcnemar_sample_size
+from ._decision_curves import (
+    DecisionCurve,
+    NetBenefitDifference,
+    decision_curve,
+    decision_curve_from_counts,
+    net_benefit_difference,
+    net_benefit_difference_from_counts,
+)
+from ._decisions import bayes_cost_interval
 from ._grouped import clustered_coverage, confusion_by_group, group_interval, sample_clustered
 from ._interval import Interval
 from ._jackknife import RANGES, jackknife_interval, jackknife_se
@@ -55,12 +64,15 @@ __all__ = [
     "SMALL_CLASS_STUDY",
     "AUCComparison",
     "Band",
+    "DecisionCurve",
     "Interval",
     "McNemarResult",
+    "NetBenefitDifference",
     "ResampledTTest",
     "ap_interval",
     "auc_coverage",
     "auc_interval",
+    "bayes_cost_interval",
     "bootstrap",
     "clopper_pearson",
     "clustered_coverage",
@@ -69,6 +81,8 @@ __all__ = [
     "corrected_resampled_ttest",
     "coverage",
     "coverages",
+    "decision_curve",
+    "decision_curve_from_counts",
     "group_interval",
     "holm",
     "interval",
@@ -77,6 +91,8 @@ __all__ = [
     "jackknife_se",
     "mcnemar",
     "mcnemar_sample_size",
+    "net_benefit_difference",
+    "net_benefit_difference_from_counts",
     "paired_bootstrap",
     "paired_interval",
     "permutation_test",

@@ -1,5 +1,6 @@
 """Probabilities: proper scores, reliability and calibration, with their uncertainty."""
 
+from ._brier_curve import BrierCurve, brier_curve
 from ._classwise import classwise_calibration_error, classwise_reliability
 from ._consistency import CalibrationTest, ReliabilityBand, calibration_test, reliability_band
 from ._corp import (
@@ -23,10 +24,12 @@ from ._reliability import log_loss_of as log_loss_of
 from ._reliability import worst_row_sum as worst_row_sum
 
 __all__ = [
+    "BrierCurve",
     "CORPBand",
     "CORPResult",
     "CalibrationTest",
     "ReliabilityBand",
+    "brier_curve",
     "brier_score",
     "calibration_test",
     "classwise_calibration_error",

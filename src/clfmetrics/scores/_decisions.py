@@ -1,4 +1,4 @@
-"""Multi-class decisions from class probabilities: argmax, and correcting for a prior shift.
+"""Multi-class decisions from class probabilities: argmax, Bayes decisions, a prior shift.
 
 A probabilistic classifier outputs a row of class probabilities per item; the
 argmax of the row is its prediction, and that step sets the classifier's
@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._base.checks import reject_masked
+from ._costs import _as_costs
 
 
 def _as_probabilities(probabilities) -> np.ndarray:
@@ -130,3 +131,54 @@ def prior_shift(probabilities, old_prior, new_prior) -> np.ndarray:
         row = int(np.argwhere(totals[:, 0] <= 0)[0, 0])
         raise ValueError(f"probabilities row {row} is all zeros: it has no class to reweight")
     return weighted / totals
+
+
+def bayes_decisions(proba, costs) -> np.ndarray:
+    r"""The class of least expected cost for each item (the Bayes decision).
+
+    With calibrated probabilities :math:`p_{kj}` (item :math:`k`, class :math:`j`) and
+    ``costs[i, j]`` :math:`= c_{ij}`, the cost of predicting class :math:`i` when the
+    truth is :math:`j` (rows = predictions, as ``m[i, j]``), the expected cost of
+    predicting :math:`i` is :math:`\sum_j c_{ij}\, p_{kj}`, and the decision is
+
+    .. math:: \hat y_k = \arg\min_i \sum_j c_{ij}\, p_{kj}
+
+    (Elkan 2001). Under 0/1 costs (:math:`c_{ij} = [i \ne j]`) it is the argmax of
+    the row (:func:`argmax_predictions`); with unequal costs it moves towards the
+    classes whose misses cost more.
+
+    Parameters
+    ----------
+    proba : array_like of shape (N, n)
+        Non-negative class probabilities, one column per class.
+    costs : array_like of shape (n, n)
+        Finite costs, ``costs[i, j]`` for predicting column ``i`` when the truth is
+        column ``j``; a negative cost is a gain.
+
+    Returns
+    -------
+    ndarray of int, shape (N,)
+        The column index of the chosen class; of tied classes the first.
+
+    Raises
+    ------
+    ValueError
+        For probabilities that are not an ``(N, n)`` array of non-negative numbers, or
+        costs that are not a finite ``(n, n)`` matrix.
+
+    Examples
+    --------
+    >>> p = [[0.7, 0.3], [0.9, 0.1]]
+    >>> bayes_decisions(p, [[0, 1], [1, 0]]).tolist()  # 0/1 costs: the argmax
+    [0, 0]
+    >>> bayes_decisions(p, [[0, 5], [1, 0]]).tolist()  # a miss of class 1 costs 5
+    [1, 0]
+    """
+    p = _as_probabilities(proba)
+    c = _as_costs(costs)
+    if c.shape != (p.shape[1], p.shape[1]):
+        raise ValueError(
+            f"costs must be a ({p.shape[1]}, {p.shape[1]}) matrix, one row and one column per "
+            f"class of proba (rows = predicted, columns = true); got shape {c.shape}"
+        )
+    return np.argmin(p @ c.T, axis=1)
