@@ -1,4 +1,4 @@
-"""Bayes decisions: the class of least expected cost, against brute force and the argmax."""
+"""clfmetrics.inference._decisions: the expected cost of Bayes decisions, with its interval."""
 
 from __future__ import annotations
 
@@ -11,29 +11,6 @@ from clfmetrics import argmax_predictions, bayes_cost_interval, bayes_decisions
 def _proba(seed, n=500, k=4):
     rng = np.random.default_rng(seed)
     return rng.dirichlet(np.ones(k), size=n)
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_bayes_decisions_are_the_brute_force_least_cost(seed):
-    p = _proba(seed)
-    costs = np.random.default_rng(seed + 10).uniform(0, 5, (4, 4))
-    decided = bayes_decisions(p, costs)
-    for row, d in zip(p, decided, strict=True):
-        expected = [sum(costs[i, j] * row[j] for j in range(4)) for i in range(4)]
-        assert d == min(range(4), key=lambda i: (expected[i], i))
-
-
-def test_zero_one_costs_give_the_argmax_and_unequal_costs_do_not():
-    p = _proba(3)
-    zero_one = 1 - np.eye(4)
-    np.testing.assert_array_equal(bayes_decisions(p, zero_one), argmax_predictions(p))
-    # Missing class 3 costs ten times any other error: items move to class 3.
-    unequal = zero_one.copy()
-    unequal[:3, 3] = 10
-    decided = bayes_decisions(p, unequal)
-    moved = decided != argmax_predictions(p)
-    assert moved.sum() > 50
-    assert (decided[moved] == 3).all()
 
 
 def test_the_cost_of_the_decisions_and_its_interval():
@@ -58,20 +35,6 @@ def test_labels_name_the_columns():
     a = bayes_cost_interval(y, p, [[0, 5], [1, 0]], size=200, rng=0)
     b = bayes_cost_interval([int(v == "yes") for v in y], p, [[0, 5], [1, 0]], size=200, rng=0)
     assert a == b
-
-
-@pytest.mark.parametrize(
-    ("proba", "costs", "match"),
-    [
-        ([[0.5, 0.5]], [[0, 1, 1], [1, 0, 1], [1, 1, 0]], r"must be a \(2, 2\) matrix"),
-        ([[0.5, 0.5]], [[0, np.nan], [1, 0]], "NaN or infinite"),
-        ([[0.5, -0.5]], [[0, 1], [1, 0]], "negative entry"),
-        ([0.5, 0.5], [[0, 1], [1, 0]], r"shape \(N, n\)"),
-    ],
-)
-def test_bad_input_is_refused(proba, costs, match):
-    with pytest.raises(ValueError, match=match):
-        bayes_decisions(proba, costs)
 
 
 def test_bad_labels_are_refused():
