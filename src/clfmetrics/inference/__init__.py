@@ -1,5 +1,13 @@
 """Inference: intervals, bands, tests and simulations of coverage."""
 
+from ._agreement import (
+    AGREEMENT_FEW_ITEMS,
+    AGREEMENT_FEW_ITEMS_COVERAGE,
+    AGREEMENT_FEW_ITEMS_STUDY,
+    AgreementInterval,
+    agreement_coverage,
+    agreement_interval,
+)
 from ._auc import (
     SMALL_CLASS,
     SMALL_CLASS_COVERAGE,
@@ -58,17 +66,23 @@ from ._uncertainty import permutation_pvalues as permutation_pvalues
 from ._uncertainty import system_matrices as system_matrices
 
 __all__ = [
+    "AGREEMENT_FEW_ITEMS",
+    "AGREEMENT_FEW_ITEMS_COVERAGE",
+    "AGREEMENT_FEW_ITEMS_STUDY",
     "RANGES",
     "SMALL_CLASS",
     "SMALL_CLASS_COVERAGE",
     "SMALL_CLASS_STUDY",
     "AUCComparison",
+    "AgreementInterval",
     "Band",
     "DecisionCurve",
     "Interval",
     "McNemarResult",
     "NetBenefitDifference",
     "ResampledTTest",
+    "agreement_coverage",
+    "agreement_interval",
     "ap_interval",
     "auc_coverage",
     "auc_interval",

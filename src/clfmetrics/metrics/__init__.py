@@ -1,4 +1,4 @@
-"""Metrics of a confusion matrix: class-wise quantities, averages, agreement, prevalence scaling.
+"""Metrics of a confusion matrix (class-wise, averages, agreement, prevalence scaling), of raters.
 
 Each metric is written once, as a function of the matrix's class sums (bias = row sums,
 prevalence = column sums, correct = the diagonal, and the total); the function of a
@@ -6,7 +6,7 @@ matrix computes the sums and calls it, and the resampling of many classes calls 
 each resample's sums.
 """
 
-from ._agreement import kappa, mcc
+from ._agreement import gwet_ac1, kappa, mcc, pabak, scott_pi, weighted_kappa
 from ._averages import (
     accuracy,
     delta_f1,
@@ -41,12 +41,23 @@ from ._prevalence import (
     prevalence_calibrate,
     prevalence_scale,
 )
+from ._raters import fleiss_kappa, krippendorff_alpha
 from ._registry import CLASSWISE, METRICS
 
 # isort: split
 # The interface to the concerns above, not public API (not in __all__): every metric as a
-# function of the class sums, the look-up by name.
+# function of the class sums, the look-up by name, the agreement weights, the raters' per-item
+# parts that the bootstrap of items weights.
+from ._agreement import agreement_weights as agreement_weights
 from ._classwise import ClassSums as ClassSums
+from ._raters import LEVELS as LEVELS
+from ._raters import alpha_of as alpha_of
+from ._raters import check_measurement as check_measurement
+from ._raters import check_ratings as check_ratings
+from ._raters import check_table as check_table
+from ._raters import coincidences_per_item as coincidences_per_item
+from ._raters import fleiss_of as fleiss_of
+from ._raters import fleiss_parts as fleiss_parts
 from ._registry import CLASS_SUM_FORMS as CLASS_SUM_FORMS
 from ._registry import registry as registry
 from ._registry import resolve_metric as resolve_metric
@@ -68,10 +79,13 @@ __all__ = [
     "delta_f1",
     "f1",
     "f1_of_averages",
+    "fleiss_kappa",
     "from_sklearn",
     "geometric_macro_recall",
+    "gwet_ac1",
     "harmonic_macro_recall",
     "kappa",
+    "krippendorff_alpha",
     "macro_f1",
     "macro_precision",
     "macro_recall",
@@ -79,6 +93,7 @@ __all__ = [
     "micro_f1",
     "micro_precision",
     "micro_recall",
+    "pabak",
     "power_mean",
     "power_mean_recall",
     "precision",
@@ -86,7 +101,9 @@ __all__ = [
     "prevalence_calibrate",
     "prevalence_scale",
     "recall",
+    "scott_pi",
     "to_labels",
     "to_sklearn",
     "weighted_f1",
+    "weighted_kappa",
 ]

@@ -1,4 +1,5 @@
-"""Chance-corrected agreement: Cohen's kappa and the multi-class MCC.
+"""Chance-corrected agreement: Cohen's kappa and the multi-class MCC; weighted kappa, Scott's pi,
+PABAK and Gwet's AC1/AC2 of two raters (below).
 
 Convention: ``m[i, j]`` is the mass predicted as class ``i`` whose true class
 is ``j``. With ``s`` the total mass, ``r`` the correct mass, ``b`` the bias
@@ -263,3 +264,249 @@ def mcc(m, *, zero_division=0):
     1.0
     """
     return scalar_or_array(_mcc_of(_checked_sums(m), fill_value(zero_division)))
+
+
+# --- Weighted kappa, Scott's pi, PABAK, Gwet's AC1/AC2 ----------------------------------------
+#
+# Each is (p_o - p_e) / (1 - p_e) with the observed agreement p_o and a chance agreement p_e of
+# its own; for two raters the matrix is the pair's cross-table, m[i, j] = items rater A (the
+# rows: the predictions) put in class i and rater B (the columns: the truth) in class j.
+
+WEIGHTS = ("linear", "quadratic")
+
+
+def agreement_weights(weights, n: int) -> np.ndarray:
+    """The ``(n, n)`` agreement weights: 1 on the diagonal, in [0, 1] elsewhere.
+
+    ``"linear"``: :math:`1 - |i - j| / (n - 1)`; ``"quadratic"``:
+    :math:`1 - (i - j)^2 / (n - 1)^2`, the classes taken as ordered in label order;
+    or an ``(n, n)`` array of such weights, ``w[i, j]`` weighting cell ``m[i, j]``.
+    """
+    if isinstance(weights, str):
+        if weights not in WEIGHTS:
+            raise ValueError(
+                f"weights must be 'linear', 'quadratic' or an (n, n) array; got {weights!r}"
+            )
+        gap = np.abs(np.subtract.outer(np.arange(n), np.arange(n))) / (n - 1)
+        return 1.0 - (gap if weights == "linear" else gap**2)
+    try:
+        w = np.asarray(weights, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"weights must be 'linear', 'quadratic' or an (n, n) array of numbers; got {weights!r}"
+        ) from None
+    if w.shape != (n, n):
+        raise ValueError(f"weights must have shape ({n}, {n}) for {n} classes; got {w.shape}")
+    if not np.isfinite(w).all() or w.min() < 0 or w.max() > 1 or not (np.diag(w) == 1).all():
+        raise ValueError(
+            "weights must be agreement weights: 1 on the diagonal, between 0 and 1 elsewhere"
+        )
+    return w
+
+
+def _at_least_two(s: ClassSums, name: str) -> None:
+    if s.n < 2:  # as_confusion refuses it already; the class-sum forms may be called directly
+        raise ValueError(f"{name} needs at least two categories")
+
+
+def _weighted_kappa_of(s: ClassSums, w: np.ndarray, fill: float) -> np.ndarray:
+    # kappa_w = 1 - s * sum(v * m) / (b' v p) with the disagreement weights v = 1 - w: both sums
+    # have non-negative terms, so the denominator is 0 exactly when chance agreement is perfect.
+    v = 1.0 - w
+    observed = np.einsum("...ij,ij->...", s.matrix, v) * s.total
+    chance = np.einsum("...i,ij,...j->...", s.bias, v, s.prevalence)
+    out = np.full(np.shape(chance), fill)
+    np.divide(chance - observed, chance, out=out, where=chance > 0)
+    return out
+
+
+def _scott_pi_of(s: ClassSums, fill: float) -> np.ndarray:
+    # pi = (4 s r - a.a) / (4 s^2 - a.a) with a = b + p (both raters' use of each class); the
+    # denominator as sum_k a_k (2 s - a_k), a sum of non-negative terms.
+    a = s.bias + s.prevalence
+    s2 = 2.0 * s.total[..., None]
+    numerator = 2.0 * s2[..., 0] * _vsum(s.correct) - _vsum(a * a)
+    den = _vsum(a * (s2 - a))
+    out = np.full(np.shape(den), fill)
+    np.divide(numerator, den, out=out, where=den > 0)
+    return out
+
+
+def _pabak_of(s: ClassSums) -> np.ndarray:
+    q = s.n
+    return (q * _vsum(s.correct) / s.total - 1.0) / (q - 1)
+
+
+def _gwet_of(s: ClassSums, w: np.ndarray | None) -> np.ndarray:
+    # p_e = T_w / (q (q - 1)) * sum_k pi_k (1 - pi_k), pi_k = (b_k + p_k) / (2 s), T_w the sum of
+    # the weights (q without weights); 1 - p_e > 0 always: sum pi (1 - pi) <= 1 - 1/q.
+    q = s.n
+    pi = (s.bias + s.prevalence) / (2.0 * s.total[..., None])
+    if w is None:
+        observed, scale = _vsum(s.correct) / s.total, q
+    else:
+        observed, scale = np.einsum("...ij,ij->...", s.matrix, w) / s.total, w.sum()
+    chance = scale * _vsum(pi * (1.0 - pi)) / (q * (q - 1))
+    return (observed - chance) / (1.0 - chance)
+
+
+def weighted_kappa(m, *, weights="linear", zero_division=0):
+    r"""Cohen's weighted kappa (Cohen 1968) for ordered classes.
+
+    With agreement weights :math:`w_{ij}` (1 on the diagonal), observed and chance agreement
+    :math:`p_o = \sum_{ij} w_{ij} m_{ij} / s` and
+    :math:`p_e = \sum_{ij} w_{ij} b_i p_j / s^2`,
+
+    .. math::
+
+        \kappa_w = \frac{p_o - p_e}{1 - p_e}
+                 = 1 - \frac{s \sum_{ij} v_{ij} m_{ij}}{\sum_{ij} v_{ij} b_i p_j},
+        \qquad v_{ij} = 1 - w_{ij},
+
+    where :math:`b` are the row sums (rater A, the predictions), :math:`p` the column sums
+    (rater B, the truth) and :math:`s` the total. Near misses count as part agreement.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        Cross-table of two raters or confusion matrix: ``m[i, j]`` = items rater A (predicted)
+        put in class ``i`` and rater B (true) in class ``j``, classes in their order.
+    weights : {"linear", "quadratic"} or array_like (n, n), default "linear"
+        ``"linear"``: :math:`w_{ij} = 1 - |i - j| / (n - 1)`; ``"quadratic"``:
+        :math:`1 - (i - j)^2 / (n - 1)^2`; or a matrix of agreement weights (1 on the
+        diagonal, between 0 and 1 elsewhere), ``w[i, j]`` weighting cell ``m[i, j]``.
+        The identity matrix gives :func:`kappa`.
+    zero_division : {0, 1, 'nan'}, default 0
+        Returned where chance agreement is perfect (:math:`p_e = 1`).
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Notes
+    -----
+    Equals scikit-learn's ``cohen_kappa_score(a, b, weights=...)``, whose disagreement weights
+    are :math:`|i - j|` and :math:`(i - j)^2`: the scale cancels. scikit-learn's matrix is the
+    transpose of this one; the string weights are symmetric, so only a matrix of weights
+    cares.
+
+    Examples
+    --------
+    >>> round(weighted_kappa([[20, 5, 0], [3, 15, 4], [1, 2, 10]]), 4)
+    0.6796
+    >>> round(weighted_kappa([[20, 5, 0], [3, 15, 4], [1, 2, 10]], weights="quadratic"), 4)
+    0.75
+    """
+    s = _checked_sums(m)
+    w = agreement_weights(weights, s.n)
+    return scalar_or_array(_weighted_kappa_of(s, w, fill_value(zero_division)))
+
+
+def scott_pi(m, *, zero_division=0):
+    r"""Scott's pi (Scott 1955): chance agreement from the two raters' pooled class shares.
+
+    .. math::
+
+        \pi = \frac{p_o - p_e}{1 - p_e}, \quad p_o = \frac{\sum_k m_{kk}}{s},\quad
+        p_e = \sum_k \pi_k^2,\quad \pi_k = \frac{b_k + p_k}{2 s},
+
+    with :math:`b` the row sums (rater A, the predictions), :math:`p` the column sums
+    (rater B, the truth) and :math:`s` the total. Where kappa multiplies each rater's own
+    shares, pi assumes both raters share one distribution; for two raters it is
+    Krippendorff's nominal alpha without the small-sample factor :math:`(2s - 1) / 2s`,
+    and Fleiss' kappa of the items rated twice.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        ``m[i, j]`` = items rater A (predicted) put in class ``i`` and rater B (true) in ``j``.
+    zero_division : {0, 1, 'nan'}, default 0
+        Returned where both raters use a single, shared class (:math:`p_e = 1`).
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> round(scott_pi([[40, 9], [6, 45]]), 4)
+    0.6992
+    """
+    return scalar_or_array(_scott_pi_of(_checked_sums(m), fill_value(zero_division)))
+
+
+def pabak(m):
+    r"""Prevalence- and bias-adjusted kappa (Byrt, Bishop & Carlin 1993).
+
+    Kappa with the chance agreement of raters who use the :math:`q` classes equally often,
+    :math:`p_e = 1 / q`:
+
+    .. math:: PABAK = \frac{q\, p_o - 1}{q - 1}, \qquad p_o = \frac{\sum_k m_{kk}}{s},
+
+    i.e. :math:`2 p_o - 1` for two classes; for more it is the coefficient of Brennan &
+    Prediger (1981). It depends on the accuracy alone, so it does not fall at extreme
+    prevalence as kappa does (Feinstein & Cicchetti 1990), and says nothing about it either.
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        ``m[i, j]`` = items rater A (predicted) put in class ``i`` and rater B (true) in ``j``.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Examples
+    --------
+    >>> round(pabak([[90, 5], [3, 2]]), 4)
+    0.84
+    """
+    s = _checked_sums(m)
+    return scalar_or_array(_pabak_of(s))
+
+
+def gwet_ac1(m, *, weights=None):
+    r"""Gwet's AC1 (Gwet 2008), or AC2 with weights: chance agreement that shrinks at extremes.
+
+    .. math::
+
+        AC = \frac{p_o - p_e}{1 - p_e}, \qquad
+        p_e = \frac{T_w}{q (q - 1)} \sum_k \pi_k (1 - \pi_k), \qquad
+        \pi_k = \frac{b_k + p_k}{2 s},
+
+    with :math:`q` classes, :math:`b` the row sums (rater A, the predictions), :math:`p` the
+    column sums (rater B, the truth), :math:`s` the total; without weights
+    :math:`p_o = \sum_k m_{kk} / s` and :math:`T_w = q` (AC1); with agreement weights
+    :math:`w`, :math:`p_o = \sum_{ij} w_{ij} m_{ij} / s` and :math:`T_w = \sum_{ij} w_{ij}`
+    (AC2). Chance agreement is largest when the classes are used equally and falls towards 0
+    as one class dominates, the opposite of kappa's: at extreme prevalence AC1 stays near
+    the accuracy (the paradox of Feinstein & Cicchetti 1990 does not arise).
+
+    Parameters
+    ----------
+    m : array_like, shape (n, n) or (..., n, n)
+        ``m[i, j]`` = items rater A (predicted) put in class ``i`` and rater B (true) in ``j``.
+        Every class of the matrix counts in :math:`q`, used or not.
+    weights : None, {"linear", "quadratic"} or array_like (n, n), default None
+        None gives AC1; weights as in :func:`weighted_kappa` give AC2.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    Notes
+    -----
+    Equals irrCAC's ``CAC(ratings, weights=..., categories=...).gwet()`` on the two raters'
+    ratings, with the matrix's classes as the categories; ``"linear"`` and ``"quadratic"``
+    are irrCAC's weights of categories ``0, 1, ..., q - 1``. irrCAC weights each pair of ratings by
+    the mean of ``w[i, j]`` and ``w[j, i]``; for a matrix of weights that is not symmetric
+    this function weights cell ``m[i, j]`` by ``w[i, j]`` alone.
+
+    Examples
+    --------
+    >>> round(gwet_ac1([[90, 5], [3, 2]]), 4)
+    0.9098
+    """
+    s = _checked_sums(m)
+    w = None if weights is None else agreement_weights(weights, s.n)
+    return scalar_or_array(_gwet_of(s, w))

@@ -1,4 +1,5 @@
-"""Probabilities: proper scores, reliability and calibration, with their uncertainty."""
+"""Probabilities: proper scores, reliability and calibration, with their uncertainty; prevalence
+estimated through a classifier (quantification)."""
 
 from ._brier_curve import BrierCurve, brier_curve
 from ._classwise import classwise_calibration_error, classwise_reliability
@@ -11,6 +12,7 @@ from ._corp import (
     pool_adjacent_violators,
     pool_adjacent_violators_stack,
 )
+from ._quantification import PrevalenceEstimate, estimate_prevalence, labels_needed
 from ._reliability import brier_score, expected_calibration_error, log_loss, reliability_curve
 
 # isort: split
@@ -28,6 +30,7 @@ __all__ = [
     "CORPBand",
     "CORPResult",
     "CalibrationTest",
+    "PrevalenceEstimate",
     "ReliabilityBand",
     "brier_curve",
     "brier_score",
@@ -36,7 +39,9 @@ __all__ = [
     "classwise_reliability",
     "corp_band",
     "corp_reliability",
+    "estimate_prevalence",
     "expected_calibration_error",
+    "labels_needed",
     "log_loss",
     "pool_adjacent_violators",
     "pool_adjacent_violators_stack",

@@ -1,0 +1,562 @@
+r"""How often is it really? The prevalence of a deployment set through an imperfect classifier.
+
+The share of deployment items a classifier puts in class :math:`i` is its *bias*
+:math:`\hat b_i`, not the prevalence :math:`q_i`. Under label shift (the classifier's
+class-conditional behaviour is the same on the calibration and the deployment set) the two
+are tied by the calibration set's rates, :math:`\hat b = C q` with
+:math:`C_{ij} = P(\text{predicted } i \mid \text{true } j)`, the columns of the calibration
+confusion matrix normalised (rows = predictions, columns = truth). The estimators:
+
+* ``"classify_and_count"``: :math:`\hat q = \hat b` (Forman 2008's CC), no correction;
+* ``"adjusted"``: :math:`\hat q = C^{-1} \hat b`, for two classes the Rogan & Gladen (1978)
+  estimator :math:`(\hat b_1 - FPR) / (TPR - FPR)`; Forman's (2008) adjusted count; for
+  many classes the confusion-matrix inversion of black-box shift estimation (Lipton, Wang &
+  Smola 2018);
+* ``"probabilistic"`` and ``"probabilistic_adjusted"`` (Bella et al. 2010): the same with
+  the mean probabilities in place of the counts of predictions;
+* ``"em"``: Saerens, Latinne & Decaestecker (2002), the probabilities re-weighted by the
+  ratio of the new prior to the calibration prior until the prior is their mean.
+
+An adjusted estimate can leave [0, 1]; it is then clipped and renormalised (QuaPy's
+``norm="clip"``), and says so. The interval is the percentile bootstrap of **both**
+samples: each resample draws the calibration items and the deployment items anew, so it
+carries the uncertainty of the rates as well as of the deployment shares.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+from .._base.codes import joint_codes
+from ..inference import check_level, check_size
+from ._reliability import ROW_SUM_TOLERANCE, _as_proba
+
+METHODS = ("classify_and_count", "adjusted", "probabilistic", "probabilistic_adjusted", "em")
+#: QuaPy's names of the same estimators.
+ALIASES = {
+    "cc": "classify_and_count",
+    "acc": "adjusted",
+    "pcc": "probabilistic",
+    "pacc": "probabilistic_adjusted",
+    "sld": "em",
+    "emq": "em",
+}
+_PROBABILISTIC = ("probabilistic", "probabilistic_adjusted", "em")
+_ADJUSTED = ("adjusted", "probabilistic_adjusted")
+#: Above this condition number of the rates the inversion is said to be ill-conditioned:
+#: errors of the calibrated rates reach the estimate multiplied by up to that much. For two
+#: classes it is about 1 / (TPR - FPR), so 10 means a Youden index near 0.1.
+ILL_CONDITIONED = 10.0
+#: Beyond this the rates are taken as singular, and the inversion is refused.
+_SINGULAR = 1e10
+# EM stops when the prior moves by less than this (mean absolute change): the estimate to
+# 1e-12; each resample to 1e-7 or after 200 cycles, since its ends need three digits and a
+# resample whose maximum lies on the simplex's edge (a class at 0) creeps towards it.
+_EM_TOLERANCE, _EM_RESAMPLE_TOLERANCE, _EM_STEPS, _EM_RESAMPLE_STEPS = 1e-12, 1e-7, 10_000, 200
+# Numbers held per chunk of resamples (items x classes x resamples).
+_CHUNK_NUMBERS = 2**22
+
+
+@dataclass(frozen=True, eq=False)
+class PrevalenceEstimate:
+    """The estimated class prevalence of a deployment set, with its interval.
+
+    Attributes
+    ----------
+    labels : list
+        The classes, in the order of every vector below.
+    estimate, low, high : ndarray of shape (n,)
+        The prevalence of each class and the ends of its percentile interval.
+    raw : ndarray of shape (n,)
+        The estimate before clipping (equal to ``estimate`` unless ``clipped``).
+    clipped : bool
+        Whether the raw estimate left [0, 1] and was clipped and renormalised.
+    level : float
+    method : str
+    condition : float
+        Condition number of the calibrated rates inverted (NaN where none is).
+    undefined : float
+        Share of resamples left out: rates not invertible, or a class without calibration items.
+    calibration, deployment : int
+        Items of the two samples.
+    warning : str or None
+        What to read with care: a clipped estimate, an ill-conditioned inversion.
+    """
+
+    labels: list
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    raw: np.ndarray
+    clipped: bool
+    level: float
+    method: str
+    condition: float
+    undefined: float
+    calibration: int
+    deployment: int
+    warning: str | None = None
+
+    def __str__(self) -> str:
+        rows = [
+            f"{label!s}: {e:.3f} [{lo:.3f}, {hi:.3f}]"
+            for label, e, lo, hi in zip(
+                self.labels, self.estimate, self.low, self.high, strict=True
+            )
+        ]
+        head = f"prevalence ({self.method}, {self.level:.0%} interval of both samples)"
+        return "\n".join([head, *rows] + ([f"note: {self.warning}"] if self.warning else []))
+
+
+def _method(method) -> str:
+    name = ALIASES.get(method, method) if isinstance(method, str) else method
+    if name not in METHODS:
+        raise ValueError(f"method must be one of {METHODS} (or {sorted(ALIASES)}); got {method!r}")
+    return name
+
+
+def _probabilities(pred, n: int | None, name: str) -> np.ndarray:
+    """``(N, n)`` probabilities from 1-d (two classes: of the second label) or ``(N, n)``."""
+    p = _as_proba(pred)
+    if p.ndim == 1:
+        if n not in (None, 2):
+            raise ValueError(f"{name} is 1-d (two classes) but there are {n} classes")
+        return np.stack([1.0 - p, p], axis=1)
+    if n is not None and p.shape[1] != n:
+        raise ValueError(f"{name} has {p.shape[1]} columns for {n} classes: one per class")
+    off = np.abs(p.sum(axis=1) - 1) > ROW_SUM_TOLERANCE
+    if off.any():
+        raise ValueError(f"{name} row {int(np.argmax(off))} does not sum to 1")
+    return p
+
+
+def _is_matrix(pred) -> bool:
+    return np.ndim(pred) == 2
+
+
+def _codes(y_cal, pred_cal, pred_deploy, labels, probabilistic):
+    """The calibration truth as codes, both predictions (codes or probabilities), the labels."""
+    if probabilistic:
+        p_cal = _probabilities(pred_cal, None, "pred_cal")
+        n = p_cal.shape[1]
+        p_dep = _probabilities(pred_deploy, n, "pred_deploy")
+        codes, k, labels = joint_codes(y_cal, [y_cal], labels, names=["y_cal", "y_cal"])
+        if k != n:
+            raise ValueError(
+                f"pred_cal has {n} columns but there are {k} classes ({labels}); pass labels= "
+                "with the class of each column"
+            )
+        if len(p_cal) != codes.shape[1]:
+            raise ValueError(
+                f"y_cal and pred_cal differ in length: {codes.shape[1]} vs {len(p_cal)}"
+            )
+        return codes[0], p_cal, p_dep, labels
+    if _is_matrix(pred_cal) != _is_matrix(pred_deploy):
+        raise ValueError("give pred_cal and pred_deploy alike: both labels, or both probabilities")
+    if _is_matrix(pred_cal):  # probabilities: their argmax is the prediction
+        p_cal = _probabilities(pred_cal, None, "pred_cal")
+        n = p_cal.shape[1]
+        p_dep = _probabilities(pred_deploy, n, "pred_deploy")
+        codes, k, labels = joint_codes(y_cal, [y_cal], labels, names=["y_cal", "y_cal"])
+        if k != n:
+            raise ValueError(f"pred_cal has {n} columns but there are {k} classes; pass labels=")
+        if len(p_cal) != codes.shape[1]:
+            raise ValueError(
+                f"y_cal and pred_cal differ in length: {codes.shape[1]} vs {len(p_cal)}"
+            )
+        return codes[0], np.argmax(p_cal, axis=1), np.argmax(p_dep, axis=1), labels
+    codes, n, labels = joint_codes(y_cal, [pred_cal], labels, names=["y_cal", "pred_cal"])
+    try:
+        deploy, _, _ = joint_codes(pred_deploy, [pred_deploy], labels, ["pred_deploy"] * 2)
+    except ValueError as err:
+        raise ValueError(
+            f"{err} (the classes are those of the calibration set, or labels=)"
+        ) from None
+    return codes[0], codes[1], deploy[0], labels
+
+
+def _clip(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Clipped to [0, 1] and renormalised, and whether each row needed it."""
+    out = np.clip(q, 0.0, 1.0)
+    needed = (q < 0).any(axis=-1) | (q > 1).any(axis=-1)
+    return out / out.sum(axis=-1, keepdims=True), needed
+
+
+def _solve(rates: np.ndarray, shares: np.ndarray) -> np.ndarray:
+    """``rates^-1 shares`` for stacks; NaN rows where the rates are singular or undefined."""
+    out = np.full(shares.shape, np.nan)
+    ok = np.isfinite(rates).all(axis=(-2, -1))
+    if ok.any():
+        cond = np.linalg.cond(rates[ok])
+        good = np.flatnonzero(ok)[np.isfinite(cond) & (cond < _SINGULAR)]
+        if good.size:
+            out[good] = np.linalg.solve(rates[good], shares[good][..., None])[..., 0]
+    return out
+
+
+def _em_step(q, prior, p, weights, total):
+    """One EM step for each row: E (re-weighted probabilities), M (their weighted mean).
+
+    With r = q / prior, item i's new probabilities are p_i * r / (p_i . r); their weighted
+    mean is r * sum_i (w_i / (p_i . r)) p_i: two products, no (rows, N, n) array.
+    """
+    r = q / prior
+    scale = weights / (r @ p.T)
+    return r * (scale @ p) / total
+
+
+def _em(prior, p, weights, tolerance: float, steps: int) -> np.ndarray:
+    """Saerens et al. (2002) for each row of ``weights`` (rows, N) and ``prior`` (rows, n).
+
+    Plain EM crawls where a class is rare (hundreds of steps); each cycle here is two EM steps
+    and one extrapolation along them (SQUAREM, Varadhan & Roland 2008), kept inside the
+    simplex, then one EM step, which has the same fixed point in far fewer steps.
+    """
+    total = weights.sum(axis=1, keepdims=True)
+    q = prior.copy()
+    active = np.arange(len(q))
+    for _ in range(steps):
+        if active.size == 0:
+            break
+        args = (prior[active], p, weights[active], total[active])
+        q0 = q[active]
+        q1 = _em_step(q0, *args)
+        q2 = _em_step(q1, *args)
+        r, v = q1 - q0, q2 - 2 * q1 + q0
+        rn, vn = np.linalg.norm(r, axis=1), np.linalg.norm(v, axis=1)
+        a = -np.divide(rn, vn, out=np.ones_like(rn), where=vn > 0)
+        a = np.minimum(a, -1.0)[:, None]  # a = -1 is the plain double step
+        jump = np.clip(q0 - 2 * a * r + a * a * v, 1e-300, None)
+        jump /= jump.sum(axis=1, keepdims=True)
+        new = _em_step(jump, *args)
+        moved = np.abs(new - q0).mean(axis=1)
+        q[active] = new
+        active = active[moved >= tolerance]
+    return q
+
+
+def _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, tolerance):
+    """Raw estimates ``(rows, n)`` for calibration weights ``w_cal`` and deployment ``w_dep``."""
+    if method in _PROBABILISTIC:
+        shares = w_dep @ pred_dep / w_dep.sum(axis=1, keepdims=True)
+    else:
+        shares = _bincount_rows(w_dep, pred_dep, n) / w_dep.sum(axis=1, keepdims=True)
+    if method in ("classify_and_count", "probabilistic"):
+        return shares
+    onehot = np.eye(n)[truth]
+    class_items = w_cal @ onehot  # (rows, n)
+    if method == "em":
+        prior = class_items / class_items.sum(axis=1, keepdims=True)
+        out = np.full(shares.shape, np.nan)
+        ok = (prior > 0).all(axis=1)
+        if ok.any():
+            out[ok] = _em(prior[ok], pred_dep, w_dep[ok], *tolerance)
+        return out
+    stated = pred_cal if method == "probabilistic_adjusted" else np.eye(n)[pred_cal]
+    joint = w_cal @ (stated[:, :, None] * onehot[:, None, :]).reshape(len(truth), n * n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = joint.reshape(-1, n, n) / class_items[:, None, :]
+    return _solve(rates, shares)
+
+
+def _count_resamples(method, truth, pred_cal, pred_dep, n, size, rng) -> np.ndarray:
+    """Clipped estimates ``(size, n)`` of resampled counts: labels need no item weights.
+
+    Resampling the deployment items draws its counts of predictions (a multinomial over the
+    n classes), resampling the calibration items its confusion matrix (one over the n * n
+    cells), so a resample costs O(n^2) whatever the numbers of items.
+    """
+    n_dep = len(pred_dep)
+    bias = np.bincount(pred_dep, minlength=n) / n_dep
+    shares = rng.multinomial(n_dep, bias, size=size) / n_dep
+    if method == "classify_and_count":
+        return shares
+    cells = np.bincount(pred_cal * n + truth, minlength=n * n) / len(truth)
+    joint = rng.multinomial(len(truth), cells, size=size).reshape(size, n, n).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = joint / joint.sum(axis=1, keepdims=True)
+    return _clip(_solve(rates, shares))[0]
+
+
+def _bincount_rows(weights: np.ndarray, codes: np.ndarray, n: int) -> np.ndarray:
+    """``(rows, n)``: the weight of each class's items, for each row of ``weights`` (rows, N)."""
+    return weights @ np.eye(n)[codes]
+
+
+def _resample_weights(rng, items: int, rows: int) -> np.ndarray:
+    return rng.multinomial(items, np.full(items, 1.0 / items), size=rows).astype(np.float64)
+
+
+def estimate_prevalence(
+    y_cal,
+    pred_cal,
+    pred_deploy,
+    *,
+    method="adjusted",
+    labels=None,
+    level=0.95,
+    size=2000,
+    rng=None,
+) -> PrevalenceEstimate:
+    r"""The class prevalence of a deployment set, from a classifier checked on a labelled sample.
+
+    With the calibration set's rates :math:`C_{ij} = P(\text{predicted } i \mid \text{true }
+    j)` (rows = predictions, columns = truth) and the deployment set's share of predictions
+    :math:`\hat b` (its bias), under label shift :math:`\hat b = C q`:
+
+    * ``"classify_and_count"``: :math:`\hat q = \hat b`;
+    * ``"adjusted"``: :math:`\hat q = C^{-1} \hat b`; for two classes
+      :math:`\hat q_1 = (\hat b_1 - FPR) / (TPR - FPR)` (Rogan & Gladen 1978; Forman 2008;
+      for many classes black-box shift estimation, Lipton et al. 2018);
+    * ``"probabilistic"``: :math:`\hat q = \frac1N \sum_x p(x)`, the mean probability;
+    * ``"probabilistic_adjusted"``: :math:`\hat q = \bar C^{-1} \frac1N \sum_x p(x)` with
+      :math:`\bar C_{ij}` the mean probability of class :math:`i` over the calibration
+      items of class :math:`j` (Bella et al. 2010);
+    * ``"em"``: from :math:`q^{(0)} = \pi` (the calibration prevalence),
+      :math:`q^{(t+1)}_k = \frac1N \sum_x \frac{p_k(x)\, q^{(t)}_k / \pi_k}
+      {\sum_l p_l(x)\, q^{(t)}_l / \pi_l}` until it settles (Saerens et al. 2002); the
+      probabilities must be calibrated for the calibration prior.
+
+    Parameters
+    ----------
+    y_cal : sequence of labels, shape (N_cal,)
+        The true classes of the calibration (hand-labelled) sample.
+    pred_cal, pred_deploy : sequence
+        The classifier's output on the calibration and the deployment items: predicted labels
+        for ``"classify_and_count"`` and ``"adjusted"`` (or probabilities ``(N, n)``, whose
+        argmax is the prediction); probabilities for the other methods, ``(N, n)`` with one
+        column per class in label order, or 1-d for two classes (of the second label).
+    method : str, default "adjusted"
+        One of ``"classify_and_count"``, ``"adjusted"``, ``"probabilistic"``,
+        ``"probabilistic_adjusted"``, ``"em"`` (or QuaPy's ``"cc"``, ``"acc"``, ``"pcc"``,
+        ``"pacc"``, ``"sld"``).
+    labels : sequence, optional
+        The classes in order (default: the sorted classes of the calibration set).
+    level : float, default 0.95
+    size : int, default 2000
+        Resamples of both samples.
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    PrevalenceEstimate
+        ``estimate``, ``low``, ``high``: prevalence vectors in label order.
+
+    Raises
+    ------
+    ValueError
+        For an unknown method, labels the calibration set does not know, probabilities that
+        are not probabilities, a class without calibration items (where the rates need it),
+        or rates that cannot be inverted (the classifier does not tell the classes apart).
+
+    Warns
+    -----
+    UserWarning
+        When the inversion is ill-conditioned (condition number above ``ILL_CONDITIONED``),
+        or the estimate was clipped; the same text is the result's ``warning``.
+
+    Notes
+    -----
+    The interval resamples the calibration items and the deployment items, independently,
+    in every resample (``"classify_and_count"`` and ``"probabilistic"`` use the deployment
+    set alone). With predicted labels a resample draws counts (of the deployment
+    predictions, of the calibration confusion matrix), so its cost does not grow with the
+    items; with probabilities it draws a weight per item, ``size`` times the items' work
+    (EM: per step). Where definitions coincide the estimates equal QuaPy's: ``CC``, ``PCC``;
+    ``ACC`` and ``PACC`` with ``method="inversion"``, ``solver="exact-raise"``,
+    ``norm="clip"``; ``EMQ.EM`` with the calibration prevalence.
+
+    Examples
+    --------
+    >>> y_cal = [0] * 80 + [1] * 20
+    >>> pred_cal = [0] * 72 + [1] * 8 + [0] * 4 + [1] * 16  # TPR 0.8, FPR 0.1
+    >>> pred_deploy = [1] * 300 + [0] * 700  # 30 % predicted positive
+    >>> est = estimate_prevalence(y_cal, pred_cal, pred_deploy, rng=0)
+    >>> [round(float(x), 4) for x in est.estimate]  # (0.3 - 0.1) / (0.8 - 0.1)
+    [0.7143, 0.2857]
+    >>> bool(est.low[1] < est.estimate[1] < est.high[1])
+    True
+    """
+    method = _method(method)
+    level, size = check_level(level), check_size(size)
+    rng = np.random.default_rng(rng)
+    truth, pred_cal, pred_dep, labels = _codes(
+        y_cal, pred_cal, pred_deploy, labels, method in _PROBABILISTIC
+    )
+    n, n_cal, n_dep = len(labels), len(truth), len(pred_dep)
+    needs_cal = method not in ("classify_and_count", "probabilistic")
+    if needs_cal:
+        present = np.bincount(truth, minlength=n)
+        if (present == 0).any():
+            missing = [labels[k] for k in np.flatnonzero(present == 0)]
+            raise ValueError(
+                f"the calibration set has no item of class {missing[0]!r}: its rates are unknown"
+            )
+    one_cal, one_dep = np.ones((1, n_cal)), np.ones((1, n_dep))
+    raw = _estimates(
+        method, truth, pred_cal, pred_dep, one_cal, one_dep, n, (_EM_TOLERANCE, _EM_STEPS)
+    )[0]
+    condition = math.nan
+    if method in _ADJUSTED:
+        onehot = np.eye(n)[truth]
+        stated = pred_cal if method == "probabilistic_adjusted" else np.eye(n)[pred_cal]
+        rates = stated.T @ onehot / onehot.sum(axis=0)
+        condition = float(np.linalg.cond(rates))
+        if not np.isfinite(raw).all():
+            raise ValueError(
+                "the calibration rates cannot be inverted (condition number "
+                f"{condition:.3g}): the classifier's output does not tell the classes apart "
+                "on the calibration set; use method='classify_and_count' or more labels"
+            )
+    estimate, was_clipped = _clip(raw[None])
+    estimate, was_clipped = estimate[0], bool(was_clipped[0])
+    if method in ("classify_and_count", "adjusted"):
+        values = _count_resamples(method, truth, pred_cal, pred_dep, n, size, rng)
+    else:
+        values = np.empty((size, n))
+        rows = max(1, _CHUNK_NUMBERS // ((n_cal + n_dep) * n))
+        steps = (_EM_RESAMPLE_TOLERANCE, _EM_RESAMPLE_STEPS)
+        for start in range(0, size, rows):
+            count = min(rows, size - start)
+            w_cal = _resample_weights(rng, n_cal, count) if needs_cal else np.ones((count, n_cal))
+            w_dep = _resample_weights(rng, n_dep, count)
+            got = _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, steps)
+            values[start : start + count] = _clip(got)[0]
+    undefined = ~np.isfinite(values).all(axis=1)
+    kept = values[~undefined]
+    alpha = (1 - level) / 2
+    if len(kept):
+        low, high = np.quantile(kept, alpha, axis=0), np.quantile(kept, 1 - alpha, axis=0)
+    else:
+        low = high = np.full(n, np.nan)
+    notes = []
+    if was_clipped:
+        notes.append(
+            "the adjusted estimate left [0, 1] ("
+            + ", ".join(f"{x:.3g}" for x in raw)
+            + ") and was clipped and renormalised: the deployment shares are not what "
+            "these rates can produce, a sign of too few labels or of a shift that is not "
+            "label shift"
+        )
+    if condition > ILL_CONDITIONED:
+        notes.append(
+            f"the inversion is ill-conditioned (condition number {condition:.3g} > "
+            f"{ILL_CONDITIONED:g}): errors of the calibrated rates reach the estimate "
+            "multiplied by up to that much"
+        )
+    warning = "; ".join(notes) or None
+    if warning:
+        warnings.warn(warning, UserWarning, stacklevel=2)
+    return PrevalenceEstimate(
+        labels=list(labels),
+        estimate=estimate,
+        low=low,
+        high=high,
+        raw=raw,
+        clipped=was_clipped,
+        level=level,
+        method=method,
+        condition=condition,
+        undefined=float(undefined.mean()),
+        calibration=n_cal,
+        deployment=n_dep,
+        warning=warning,
+    )
+
+
+def labels_needed(
+    width,
+    *,
+    prevalence,
+    sensitivity,
+    specificity,
+    deployment=None,
+    calibration_prevalence=None,
+    level=0.95,
+) -> int:
+    r"""Hand labels for an adjusted (Rogan–Gladen) prevalence interval of a given width.
+
+    For two classes the adjusted estimate :math:`\hat q = (\hat b - F) / (T - F)`, with the
+    deployment share :math:`\hat b` of predicted positives, the calibrated true and false
+    positive rates :math:`T` (sensitivity) and :math:`F` (1 - specificity), and
+    :math:`J = T - F`, has by the delta method
+
+    .. math::
+
+        var(\hat q) \approx \frac{1}{J^2}\left[\frac{b (1 - b)}{N_{dep}}
+          + \frac{q^2\, T (1 - T)}{n \pi} + \frac{(1 - q)^2 F (1 - F)}{n (1 - \pi)}\right],
+
+    :math:`b = F + q J`, with :math:`n` calibration labels of which a share :math:`\pi`
+    positive. The interval :math:`\hat q \pm z\,se` is ``width`` wide for the smallest such
+    :math:`n`, returned.
+
+    Parameters
+    ----------
+    width : float
+        Total width of the interval wanted (high - low), in prevalence units.
+    prevalence : float
+        The deployment prevalence expected, :math:`q`.
+    sensitivity, specificity : float
+        The classifier's expected rates.
+    deployment : int, optional
+        Deployment items (default: so many that their own share is exact).
+    calibration_prevalence : float, optional
+        Share of positives among the hand-labelled items (default ``prevalence``: a random
+        sample of the deployment set).
+    level : float, default 0.95
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        For values outside their ranges, a classifier with sensitivity + specificity <= 1,
+        or a width the deployment set alone already exceeds.
+
+    Examples
+    --------
+    >>> labels_needed(0.1, prevalence=0.2, sensitivity=0.85, specificity=0.9)
+    267
+    """
+    level = check_level(level)
+    for name, value in (
+        ("prevalence", prevalence),
+        ("sensitivity", sensitivity),
+        ("specificity", specificity),
+    ):
+        if not 0 <= value <= 1:
+            raise ValueError(f"{name} must lie in [0, 1]; got {value!r}")
+    pi = prevalence if calibration_prevalence is None else calibration_prevalence
+    if not 0 < pi < 1:
+        raise ValueError(
+            f"the hand-labelled sample needs both classes: calibration_prevalence {pi!r}"
+        )
+    if not 0 < width < 1:
+        raise ValueError(f"width must lie in (0, 1); got {width!r}")
+    t, f, q = sensitivity, 1.0 - specificity, prevalence
+    j = t - f
+    if j <= 0:
+        raise ValueError(
+            "sensitivity + specificity must exceed 1: otherwise the classifier says nothing "
+            "about the prevalence"
+        )
+    b = f + q * j
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    target = (width / (2 * z)) ** 2 * j * j
+    from_deployment = 0.0 if deployment is None else b * (1 - b) / deployment
+    per_label = q * q * t * (1 - t) / pi + (1 - q) ** 2 * f * (1 - f) / (1 - pi)
+    if target <= from_deployment:
+        raise ValueError(
+            f"the deployment set alone ({deployment} items) gives an interval wider than "
+            f"{width:g}: no number of labels is enough"
+        )
+    if per_label == 0:
+        return 1
+    return max(1, math.ceil(per_label / (target - from_deployment)))
