@@ -44,11 +44,12 @@ PRECOMPILE_TEST := hypothesis _pytest
 # and unpack while uv installs the Python ones.
 MAKEFLAGS += --jobs=2
 
-.PHONY: help setup requirements book test lint serve clean bench assignments grade
+.PHONY: help setup requirements book test check lint serve clean bench assignments grade
 
 help:
 	@echo "make book   set up .venv, execute the chapters and build _build/html"
 	@echo "make test   set up .venv and run the whole test suite (lint, unit, chapters, book)"
+	@echo "make check  lint and the tests that need no book, browser, sandbox, JVM, Dask or new venv"
 	@echo "make serve  build, then serve the book on http://127.0.0.1:$(PORT)"
 	@echo "make bench  time the library, chapters and derivations (QUICK=1: seconds)"
 	@echo "make clean  remove _build (keeps .venv)"
@@ -133,18 +134,18 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-# Two workers (pytest-xdist) and the book build in the background: the longest units start
-# first, the tests that read the built book come last, the browser tests spread over both
-# workers by page (tests/conftest.py sets that order and explains the grouping).
+# Two workers (pytest-xdist), a test file to a worker, the book build in the background; the
+# files that read the built book are handed out last (tests/conftest.py explains both).
 PYTEST_WORKERS ?= 2
-# The suite's two plugins, named: the others that autoload (anyio, platformdirs) serve no
-# test, and pytest rewrites every plugin module's asserts in each process at each run (with
-# PYTHONDONTWRITEBYTECODE it cannot keep them): 3 s of CPU per process, measured.
-PYTEST_PLUGINS := -p xdist.plugin -p _hypothesis_pytestplugin
+PYTEST := $(BIN)/python -m pytest -n $(PYTEST_WORKERS)
+#: The tiers that `make check` leaves out: what a test needs beyond numpy (pyproject.toml).
+HEAVY := book or browser or jupyterlab or sandbox or jvm or dask or fresh_env or bench
 
 test: lint $(CHROMIUM) $(BWRAP)
-	PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest $(PYTEST_PLUGINS) \
-	  -n $(PYTEST_WORKERS) --dist loadgroup
+	$(PYTEST) --dist loadfile --no-loadscope-reorder
+
+check: lint
+	$(PYTEST) --dist load -m "not ($(HEAVY))"
 
 # The browser tests drive Debian's Chromium; Playwright's own browser download is never used.
 $(CHROMIUM):

@@ -2,7 +2,7 @@
 
 A script, not a test: ``.venv/bin/python benchmarks/bench_pages.py [--repeat N]``, and a
 part of ``make bench``. It measures the built book's chapters (``_build/html``) when
-they exist, else standalone pages of the eight page explorers (``tests/page_site.py``).
+they exist, else standalone pages of the eight page explorers (``tests/support/page_site.py``).
 Each load is cold: a fresh browser context, so nothing is cached; the pages are served
 from 127.0.0.1 and every request to another host is aborted (the sandbox is offline:
 MathJax and fonts from a CDN are not counted). Reported per page:
@@ -36,7 +36,7 @@ def _pages(together: bool = False) -> tuple[Path, list[str], object]:
     ``together`` (``make bench QUICK=1``): one standalone page holding all eight explorers,
     one browser load instead of eight, whether or not the book is built.
     """
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
     from local_server import serve
     from page_site import explorers, standalone, write_site
 

@@ -193,7 +193,7 @@ def plot_growth(growth: dict, path: Path) -> None:
 
 
 def bench_chapters(quick: bool) -> list[dict]:
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
     from chapter_runner import execute, notebook_pages
 
     pages = notebook_pages()

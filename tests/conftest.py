@@ -1,44 +1,46 @@
-"""Shared fixtures: the whole book is built once per test run, in the background.
+"""Shared fixtures, the suite's tiers, and the one book build of a run, in the background.
 
-``make test`` runs the suite on two pytest-xdist workers. The book build (every chapter
-executed on a fresh kernel, warnings as errors) is the longest single step, so it starts as
-soon as the tests are collected, as a separate process, and the workers go on with the tests
-that do not need it. Whichever worker first asks for ``built_html`` waits for that one build;
-no worker builds the book twice. The build directory is shared by the workers of one run
-(under the run's base temporary directory) and by no other run. The Binder simulation
-(``binder_env.py``: a fresh environment from ``binder/`` alone) runs the same way, beside
-the workers instead of holding one (``BACKGROUND``).
+Tiers: a test that needs something heavy carries a marker named for it (pyproject.toml lists
+them). ``tests/support/tiers.py`` adds the marker of each fixture a test uses (``built_html``:
+``book``, ``browser``: ``browser`` ...) and fails a test that reaches such a fixture without
+its marker; a file whose needs no fixture shows says so with ``pytestmark``. ``make check``
+runs the tests that need none of them; ``make test`` runs every test.
 
-Tests are grouped for ``--dist loadgroup``: a test file is one unit of work (its module
-fixtures, such as the coursework's ``otter assign``, run once), except where a file groups
-its own tests more finely (the browser tests group by page).
+``make test`` runs the suite on two pytest-xdist workers, a test file to a worker
+(``--dist loadfile``, so a file's module fixtures, such as the coursework's ``otter assign``,
+run once). The book build (every chapter executed on a fresh kernel, warnings as errors) is
+the longest single step, so it starts as soon as the tests are collected, as a separate
+process, and the workers go on with the tests that do not need it. Whichever worker first asks
+for ``built_html`` waits for that one build; no worker builds the book twice. The Binder
+simulation (``support/binder_env.py``: a fresh environment from ``binder/`` alone) runs the
+same way (``BACKGROUND``). The files that wait for a background job are collected last, and
+``make test`` hands the files out in that order (``--no-loadscope-reorder``), so the workers
+keep busy while the jobs run.
 
-The units are handed out in the order of the collected items, which this file sets (and
-xdist's own reordering, by the number of tests in a unit, is switched off: it put the
-single-test units that take a minute or more, such as the Binder simulation, at the very
-end, where one worker ran them while the other had nothing left to do):
-
-1. the longest units that need no book (``LONGEST_FIRST``), longest first, so that they run
-   while the book builds;
-2. every other unit that needs no book, in file order;
-3. the units that wait for a background job (the built book, the Binder environment): by
-   then the jobs have long ended, and the units are small (one page each for the browser
-   tests), which keeps the two workers finishing together.
+A background job's folder is shared by the workers of one run and by no other run: it is
+named after the run's id, which pytest-xdist hands every worker (``PYTEST_XDIST_TESTRUNUID``),
+in a folder of the checkout's own under the system's temporary folder (``RUNS``).
 """
 
 from __future__ import annotations
 
+import getpass
+import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+import uuid
 from pathlib import Path
 
 import pytest
 from chapter_runner import ROOT
 from filelock import FileLock
-from rewrite_cache import share_rewrites
+
+pytest_plugins = ["pytester", "tiers"]
 
 JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -51,33 +53,20 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-#: The units that take longest and need no book, longest first (seconds of a full run on a
-#: loaded two-core machine). Started first, each overlaps the book build and the other worker.
-LONGEST_FIRST = (
-    "jupyterlab",  # tests/test_jupyterlab.py: one JupyterLab, the construct cover: ~60 s CPU
-    "tests/test_coursework.py",  # otter assign (shared), chapter 1 graded, teacher runs: ~55 s
-    "coursework-mini",  # one sandboxed batch: attacks, grader checks, gradebook: ~45 s
-    "tests/test_engines_spark.py",  # the JVM starts: ~35 s
-    "tests/test_bench.py",  # make bench QUICK=1, Chromium included: ~30 s CPU
-    "tests/test_coursework_grader.py",  # time limits, runaways, the unsandboxed touch: ~30 s
-    "tests/test_selfcheck.py",  # tiny Sphinx builds, Chromium
-)
-BUILD_TIMEOUT = 1500  # seconds; a cold build takes about five minutes beside the workers
-#: The workers' niceness beside the background jobs (CFS gives a nice-0 process about three
-#: times the CPU share of a nice-5 one; see ``pytest_collection_finish``).
-WORKER_NICENESS = 5
+BUILD_TIMEOUT = 1500  # seconds; a cold build takes minutes beside two busy workers
 BINDER_TIMEOUT = 1800  # seconds; installs the Binder requirements, executes a chapter
 #: For targeted runs while working on the book-reading tests: the path of an already built
 #: ``_build/html`` to read instead of building the book again. ``make test`` never sets it.
 REUSE_BOOK = "CLFMETRICS_BUILT_HTML"
-
-
-def _job_dir(config: pytest.Config, name: str) -> Path:
-    """A background job's folder: one per pytest run, seen by every xdist worker."""
-    base = config._tmp_path_factory.getbasetemp()  # no public accessor outside a fixture
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # each worker's basetemp is popen-gwN below the run's basetemp
-    return base / name
+#: The background jobs' folders of this checkout's last runs, one per run (each may hold a
+#: built book): the oldest beyond KEEP_RUNS go, unless a job of theirs may still be running.
+RUNS = (
+    Path(tempfile.gettempdir())
+    / f"clfmetrics-tests-{getpass.getuser()}"
+    / hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+)
+KEEP_RUNS = 3
+RUN_ID = pytest.StashKey[str]()
 
 
 def _book_command(out: Path) -> list[str]:
@@ -86,16 +75,49 @@ def _book_command(out: Path) -> list[str]:
 
 
 def _binder_command(out: Path) -> list[str]:
-    return [sys.executable, str(ROOT / "tests" / "binder_env.py"), str(out)]
+    return [sys.executable, str(ROOT / "tests" / "support" / "binder_env.py"), str(out)]
 
 
 #: The background jobs, by the fixture that waits for each: (folder name, command, timeout).
 #: A job starts once per run, when a selected test asks for its fixture, and runs beside the
-#: workers; the tests that wait for it are handed out last (module docstring).
+#: workers.
 BACKGROUND = {
     "built_html": ("book", _book_command, BUILD_TIMEOUT),
     "binder_env": ("binder", _binder_command, BINDER_TIMEOUT),
 }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:  # the xdist controller, or pytest without xdist
+        run = getattr(config.option, "testrunuid", None) or uuid.uuid4().hex
+        if hasattr(config.option, "testrunuid"):
+            config.option.testrunuid = run  # xdist's --testrunuid: its workers get this one
+        _prune_runs()
+    config.stash[RUN_ID] = run
+
+
+def _prune_runs() -> None:
+    """Remove the folders of all but the newest earlier runs, and none whose job may run.
+
+    A job that started and wrote no exit status may still run (another pytest of this
+    checkout at the same time), unless its run is older than any job's timeout.
+    """
+    if not RUNS.is_dir():
+        return
+    runs = sorted(RUNS.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
+    longest = max(timeout for _, _, timeout in BACKGROUND.values())
+    for old in runs[KEEP_RUNS - 1 :]:
+        running = any(
+            (job / "started").exists() and not (job / "status").exists() for job in old.iterdir()
+        )
+        if not running or time.time() - old.stat().st_mtime > longest:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _job_dir(config: pytest.Config, name: str) -> Path:
+    """A background job's folder: one per pytest run, seen by every xdist worker."""
+    return RUNS / config.stash[RUN_ID] / name
 
 
 def _start_job(config: pytest.Config, fixture: str) -> None:
@@ -134,55 +156,14 @@ def _wait_for_job(config: pytest.Config, fixture: str) -> tuple[bool, str, Path]
     return status.read_text().strip() == "0", log, folder / "out"
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    if getattr(config.option, "loadscopereorder", False):
-        config.option.loadscopereorder = False  # keep the order set below (module docstring)
-    share_rewrites(config)  # each xdist worker rewrites the asserts of its share of the files
+def _waits(item: pytest.Item) -> bool:
+    return bool(set(BACKGROUND) & set(getattr(item, "fixturenames", ())))
 
 
-def _group(item: pytest.Item) -> str:
-    """The item's unit of work, named as xdist's loadgroup names it."""
-    names = {
-        str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
-        for mark in item.iter_markers("xdist_group")
-    }
-    return "_".join(sorted(names))
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-    waits = {_group(i) for i in items if set(BACKGROUND) & set(getattr(i, "fixturenames", ()))}
-
-    def rank(group: str) -> tuple[int, int]:
-        if group in LONGEST_FIRST:
-            return 0, LONGEST_FIRST.index(group)
-        return (2 if group in waits else 1), 0
-
-    items.sort(key=lambda item: rank(_group(item)))  # stable: file order within a rank
-    if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
-        _name_groups(items)
-
-
-def _name_groups(items: list[pytest.Item]) -> None:
-    """Append ``@group`` to each node id, where pytest 9.2 reads it.
-
-    The controller learns a test's group from that suffix alone. pytest-xdist 3.8 writes it
-    into ``item._nodeid``, which pytest 9.2 no longer reads (its node ids are structured,
-    ``item._id``), so every test became a unit of its own: module fixtures such as the
-    coursework's ``otter assign`` ran once on each worker, and a page's browser tests were
-    spread over both (pytest-xdist issue 1386). Older pytest needs nothing: xdist's own hook
-    does it.
-    """
-    try:
-        from _pytest.nodeid import NodeId
-    except ImportError:  # pytest < 9.2
-        return
-    for item in items:
-        if isinstance(getattr(item, "_id", None), NodeId) and "@" not in item.nodeid:
-            item._id = NodeId.parse(f"{item.nodeid}@{_group(item)}")
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files with a test that waits for a background job go last (stable otherwise)."""
+    waiting = {item.nodeid.split("::")[0] for item in items if _waits(item)}
+    items.sort(key=lambda item: item.nodeid.split("::")[0] in waiting)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -194,11 +175,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             continue
         if any(fixture in getattr(item, "fixturenames", ()) for item in session.items):
             _start_job(session.config, fixture)
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        # The book build is the run's critical path: the tests that read the book wait for
-        # it. The workers (and what they start) yield the CPU to it when both want it, and
-        # take whatever it leaves; the jobs started above keep the default priority.
-        os.nice(WORKER_NICENESS)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -208,7 +184,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     without xdist) may stop them: a worker that runs out of tests ends while another may
     still be waiting for a job.
     """
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    if os.environ.get("PYTEST_XDIST_WORKER") or RUN_ID not in config.stash:
         return
     for name, _, _ in BACKGROUND.values():
         folder = _job_dir(config, name)

@@ -10,7 +10,8 @@ import pytest
 from chapter_runner import ROOT
 
 
-@pytest.mark.slow
+@pytest.mark.bench
+@pytest.mark.browser  # the quick bench opens pages in Chromium
 def test_quick_benchmark_runs(tmp_path):
     """The quick benchmark finishes and reports every metric with a positive ratio to the floor."""
     out = tmp_path / "bench.json"

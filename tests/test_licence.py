@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import yaml
-from test_second_review import ROOT
+from chapter_runner import ROOT
 
 CFF_REQUIRED = {"cff-version", "message", "title", "authors"}
 

@@ -87,6 +87,7 @@ def numpy_only_venv(root: Path) -> tuple[Path, dict]:
     return python, env
 
 
+@pytest.mark.fresh_env
 def test_paired_report_runs_in_a_venv_with_only_numpy(tmp_path):
     python, env = numpy_only_venv(tmp_path)
     probe = subprocess.run(
@@ -120,6 +121,7 @@ def test_paired_report_runs_in_a_venv_with_only_numpy(tmp_path):
     assert f"model alone right on {expected.a_only} items" in out.stdout
 
 
+@pytest.mark.fresh_env
 def test_html_report_with_curves_runs_in_a_venv_with_only_numpy(tmp_path):
     """--format html draws its figures with the package's own SVG writer: no matplotlib."""
     python, env = numpy_only_venv(tmp_path)

@@ -47,8 +47,8 @@ NAMES = [Requirement(r).name for r in OLDEST]
 TIER_IMPORTS = {"clfmetrics", "numpy", "pytest", "hypothesis", "scipy", "sklearn", "pandas"}
 TIER_IMPORTS |= {"duckdb", "conftest"}
 #: The fresh environment's packages besides the library: the oracles and the suite's tools
-#: (tests/conftest.py reads yaml through chapter_runner, takes a filelock and names
-#: pytest-xdist's groups).
+#: (tests/conftest.py reads yaml through chapter_runner and takes a filelock; pytest-xdist
+#: for a run on workers).
 PACKAGES = ["scipy", "scikit-learn", "pandas", "pytest", "pytest-xdist", "hypothesis"]
 PACKAGES += ["pyyaml", "filelock"]
 #: PyPI as it was on that day: the environment resolves the same tomorrow. A later day
@@ -57,20 +57,22 @@ AS_OF = "2026-12-01T00:00:00Z"
 
 #: Files the import rule lets in that are not about the library at work.
 NOT_THE_LIBRARY = {
-    "test_layout.py": "reads the source tree's modules and imports as text",
-    "test_venv_files.py": "checks .venv's files, installed by make setup",
-    "test_kernel_startup.py": "starts a Jupyter kernel",
-    "test_scheduling.py": "checks the suite's own order of work",
-    "test_engines_spark.py": "needs Spark's JVM",
+    "tests/test_layout.py": "reads the source tree's modules and imports as text",
+    "tests/test_venv_files.py": "checks .venv's files, installed by make setup",
+    "tests/book/test_kernel_startup.py": "starts a Jupyter kernel",
+    "tests/io/test_engines_spark.py": "needs Spark's JVM",
+    "tests/test_wheel.py": "builds the wheel with uv, in an environment of its own",
 }
 #: Tests of the tier that need something the fresh environment does not hold, by node id.
 DESELECT = {
     # A browser: the `browser` fixture (Playwright and Chromium).
-    "tests/test_report_formats.py::"
+    "tests/reporting/test_report_formats.py::"
     "test_html_in_chromium_runs_nothing_fetches_nothing_and_draws_the_figures",
     # scipy's private _bca_interval, whose signature is the pinned scipy's: the newest scipy
     # for the oldest numpy calls it with one argument fewer.
-    "tests/test_report_checks.py::test_macro_auc_bca_agrees_with_scipy_bootstrap_of_the_classes",
+    "tests/reporting/test_report_checks.py::"
+    "test_macro_auc_bca_agrees_with_scipy_bootstrap_of_the_classes",
+    "tests/inference/test_auc.py::test_bca_acceleration_is_scipys_exactly",
 }
 
 
@@ -93,28 +95,27 @@ def _imports(path: Path) -> set[str]:
 
 
 def _in_tier(path: Path, seen: frozenset[str] = frozenset()) -> bool:
-    """Whether a test file (and every helper module of tests/ it imports) stays in the tier."""
+    """Whether a test file (and every helper of tests/support it imports) stays in the tier."""
     for name in _imports(path) - TIER_IMPORTS - seen:
-        helper = ROOT / "tests" / f"{name}.py"
+        helper = ROOT / "tests" / "support" / f"{name}.py"
         if not helper.exists() or not _in_tier(helper, seen | {name}):
             return False
     return True
 
 
 def tier() -> list[str]:
-    return [
-        f"tests/{path.name}"
-        for path in sorted((ROOT / "tests").glob("test_*.py"))
-        if path.name not in NOT_THE_LIBRARY and _in_tier(path)
-    ]
+    files = [path.relative_to(ROOT).as_posix() for path in (ROOT / "tests").rglob("test_*.py")]
+    return sorted(f for f in files if f not in NOT_THE_LIBRARY and _in_tier(ROOT / f))
 
 
 def test_the_tier_is_the_library_suite():
     """The rule picks the library's tests, not the book's, the browser's or the grader's."""
     picked = set(tier())
     assert len(picked) > 30
-    assert {"tests/test_numpy_only.py", "tests/test_cli_counts.py"} <= picked
-    assert not picked & {"tests/test_widgets.py", "tests/test_browser.py", "tests/test_book.py"}
+    assert {"tests/test_numpy_only.py", "tests/io/test_counts.py"} <= picked
+    assert {"tests/metrics/test_common.py", "tests/inference/test_auc.py"} <= picked
+    heavy = {"tests/book/apparatus/test_widgets.py", "tests/book/test_browser.py"}
+    assert not picked & (heavy | {"tests/book/test_book.py", "tests/coursework/test_gradebook.py"})
     assert not {d.split("::")[0] for d in DESELECT} - picked
 
 

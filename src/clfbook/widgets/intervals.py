@@ -14,7 +14,8 @@
   multiplied by the same factor (the same proportions, more items).
 
 The page explorers (``_static/clfmetrics.js``, ``clopperPearson``, ``metricIntervals``)
-compute the same intervals in the browser; ``tests/test_page_intervals.py`` checks the two agree.
+compute the same intervals in the browser; ``tests/book/test_page_intervals.py`` checks the
+two agree.
 Convention: ``m[i, j]`` = predicted ``i``, true ``j``; in a sweep, class order
 (negative, positive), ``m = [[TN, FN], [FP, TP]]``.
 """

@@ -14,7 +14,7 @@ values take at most ``n**2`` distinct values :math:`\theta_{(c)}`, each ``m_c`` 
 
 It is deterministic, costs ``n**2`` evaluations of the metric, and converges to the
 delta-method variance (for Cohen's kappa, the large-sample variance of Fleiss, Cohen &
-Everitt 1969; ``tests/test_jackknife.py`` checks both). The interval is
+Everitt 1969; ``tests/inference/test_jackknife.py`` checks both). The interval is
 :math:`\hat\theta \pm z_{1-\alpha/2}\,\widehat{se}`, cut to the metric's range.
 
 What it assumes: the ``N`` items are independent draws, and ``N`` is large enough for

@@ -313,7 +313,7 @@ def report(
         class has fewer than 20 items (``small_samples.SMALL_CLASS``) gets a warning
         quoting the simulated coverage of its ROC AUC interval at 14 positives
         (``small_samples.SMALL_CLASS_COVERAGE``: 0.82 percentile, 0.87 BCa, 0.80
-        DeLong for a nominal 0.95; ``tests/test_small_samples.py`` reruns it).
+        DeLong for a nominal 0.95; ``tests/inference/test_auc.py`` reruns it).
     labels : sequence, optional
         The classes, in the order of the matrix (default: sorted union of the labels).
     pos_label : label, optional

@@ -1,0 +1,353 @@
+"""Pages that ask no other site for anything but MathJax, describe themselves, and are light
+on a phone (issue 25, items 2 and 3).
+
+The fast tests check the Sphinx extensions behind this (``_ext/page_head.py``,
+``_ext/page_images.py``, ``_ext/page_code.py``) on small inputs; the ``book`` ones check every
+page of the built book.
+The browser tests (``test_browser.py``) check the same pages' requests and console live.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+from chapter_runner import ROOT, toc_files
+
+sys.path.insert(0, str(ROOT / "_ext"))
+import page_code
+import page_head
+import page_images
+
+MATHJAX = re.compile(r"^https://cdn\.jsdelivr\.net/npm/mathjax@3/")
+#: What myst-nb loads for saved widget state (issue 25: two CDNs, for no widget on the page).
+WIDGET_CDN = ("require.js", "html-manager", "widget-state+json")
+
+
+class _Head(HTMLParser):
+    """The page's scripts, styles, icons, description and content images, as attributes."""
+
+    def __init__(self):
+        super().__init__()
+        self.scripts: list[dict] = []
+        self.links: list[dict] = []
+        self.meta: dict[str, str] = {}
+        self.images: list[dict] = []
+        self._in_main = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = {k: (v if v is not None else "") for k, v in attrs}
+        if tag == "script":
+            self.scripts.append(attrs)
+        elif tag == "link":
+            self.links.append(attrs)
+        elif tag == "meta" and "name" in attrs:
+            self.meta[attrs["name"]] = attrs.get("content", "")
+        elif tag == "main":
+            self._in_main += 1
+        elif tag == "img" and self._in_main:
+            self.images.append(attrs)
+
+    def handle_endtag(self, tag):
+        if tag == "main":
+            self._in_main -= 1
+
+
+def _parse(page: Path) -> _Head:
+    head = _Head()
+    head.feed(page.read_text(encoding="utf-8"))
+    return head
+
+
+def _pages(built_html: Path) -> list[Path]:
+    """Every page of the build (not a redirect such as the top index.html)."""
+    return [
+        p
+        for p in sorted(built_html.rglob("*.html"))
+        if "_static" not in p.parts and 'http-equiv="Refresh"' not in p.read_text()[:1000]
+    ]
+
+
+def _outside(url: str) -> bool:
+    return url.startswith(("http://", "https://", "//"))
+
+
+# --- the extensions on small inputs ------------------------------------------------------
+
+
+PNG_3x2 = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000003000000020806000000"
+    "b9eade810000000d49444154789c63f8ffff3f0300050001fe0a0d2a8b0000000049454e44ae426082"
+)
+
+
+def test_images_get_their_size_and_all_but_the_first_load_lazily(tmp_path):
+    (tmp_path / "a.png").write_bytes(PNG_3x2)
+    (tmp_path / "b.svg").write_text('<svg xmlns="x" width="432pt" height="216pt"></svg>')
+    (tmp_path / "c.svg").write_text('<svg xmlns="x" viewBox="0 0 32 16"></svg>')
+    (tmp_path / "_images").mkdir()
+    for name in ("a.png", "b.svg", "c.svg"):
+        (tmp_path / "_images" / name).write_bytes((tmp_path / name).read_bytes())
+    (tmp_path / "_static").mkdir()
+    (tmp_path / "_static" / "icon.svg").write_text('<svg xmlns="x" viewBox="0 0 44 44"></svg>')
+    page = (
+        '<img alt="icon" src="_static/icon.svg" />'
+        '<img alt="first" src="_images/a.png" />'
+        '<img alt="second" src="_images/b.svg">'
+        '<img alt="third" src="_images/c.svg" width="10" />'
+        '<img alt="remote" src="https://example.org/x.png" />'
+    )
+    out = page_images.sized_and_lazy(page, tmp_path)
+    icon, *tags = re.findall(r"<img[^>]*>", out)
+    assert 'width="44" height="44"' in icon and "lazy" not in icon
+    assert 'width="3" height="2"' in tags[0] and "lazy" not in tags[0]
+    assert 'width="576" height="288"' in tags[1] and 'loading="lazy"' in tags[1]
+    assert 'width="10"' in tags[2] and "height" not in tags[2]  # a set size is left alone
+    assert 'loading="lazy"' in tags[2]
+    assert tags[3] == '<img alt="remote" src="https://example.org/x.png" />'
+    assert tags[0].endswith("/>") and tags[1].endswith('async">')
+
+
+PYGMENTS_CSS = """
+html[data-theme="light"] .highlight .n { color: #080808 }
+html[data-theme="light"] .highlight .k { color: #8045E5; font-weight: bold }
+html[data-theme="light"] .highlight .p { color: #080808 }
+html[data-theme="light"] .highlight .o { color: #00622F }
+html[data-theme="light"] .highlight { background: #fefefe; color: #080808 }
+html[data-theme="dark"] .highlight .n { color: #F8F8F2 }
+html[data-theme="dark"] .highlight .k { color: #F8F8F2 }
+html[data-theme="dark"] .highlight .p { color: #F8F8F2 }
+html[data-theme="dark"] .highlight .o { color: #F8F8F2 }
+html[data-theme="dark"] .highlight { background: #2b2b2b; color: #F8F8F2 }
+"""
+
+
+def test_code_blocks_lose_only_the_spans_painted_in_the_blocks_own_colour():
+    """A token class is unwrapped only when every theme paints it in the block's colour and
+    nothing else (``k`` is bold in light, ``o`` green in light); the text stays the same."""
+    plain = page_code.plain_tokens(PYGMENTS_CSS)
+    assert plain == {"n", "p"}
+    code = (
+        '<div class="highlight"><pre><span></span><span class="k">if</span> '
+        '<span class="n">x</span><span class="p">[</span><span class="mi">0</span>'
+        '<span class="p">]</span> <span class="o">&gt;</span> <span class="n">y</span>'
+        "</pre></div>"
+    )
+    page = f'<p><span class="n">prose</span></p>{code}<span></span>'
+    out = page_code.lean_code(page, plain)
+    assert out == (
+        '<p><span class="n">prose</span></p><div class="highlight"><pre>'
+        '<span class="k">if</span> x[<span class="mi">0</span>] '
+        '<span class="o">&gt;</span> y</pre></div><span></span>'
+    )
+    assert page_code.lean_code(page, set()) == page
+
+
+def test_icon_script_is_dropped_and_its_font_kept():
+    """``fontawesome.js`` goes; the stylesheet that declares the icon font stays."""
+    head = (
+        '<link href="../_static/styles/pydata-sphinx-theme.css?digest=1" rel="stylesheet" />\n'
+        '<script defer src="../_static/scripts/fontawesome.js?digest=1"></script>\n'
+        '<script defer src="../_static/scripts/bootstrap.js?digest=1"></script>\n'
+    )
+    out = page_head.drop_icon_script(head)
+    assert "fontawesome.js" not in out
+    assert "pydata-sphinx-theme.css" in out and "bootstrap.js" in out
+
+
+def test_description_is_front_matter_else_first_prose_paragraph():
+    from docutils.core import publish_doctree
+
+    doctree = publish_doctree(
+        ".. note:: An aside that is not the opening.\n\n"
+        "Short.\n\n"
+        + "The opening paragraph of the page says what the page is about, at length. "
+        * 4
+    )
+    text = page_head.page_description(doctree, {})
+    assert text.startswith("The opening paragraph of the page says")
+    assert len(text) <= page_head.DESCRIPTION_LENGTH and text.endswith("…")
+    assert page_head.page_description(doctree, {"description": "Given."}) == "Given."
+
+
+def test_chapters_that_query_duckdb_turn_its_progress_bar_off():
+    """In Jupyter DuckDB draws a query that runs over 2 s as an ipywidgets progress bar, and
+    a page with a widget view carries its state and the CDN loaders (chapter 17 did on a
+    loaded machine). Every chapter that queries DuckDB turns the bar off before its first
+    query."""
+    setting = 'duckdb.execute("SET enable_progress_bar = false")'
+    chapters = [src for src in toc_files() if "import duckdb" in src.read_text()]
+    assert chapters, "chapter 17 queries DuckDB"
+    for src in chapters:
+        text = src.read_text()
+        first = min(
+            text.find(call, text.find("import duckdb"))
+            for call in ("duckdb.execute(", "duckdb.sql(", "duckdb.query(")
+            if call in text
+        )
+        assert text.find(setting) == first, f"{src.name}: a query before {setting}"
+
+
+# --- every page of the built book ---------------------------------------------------------
+
+
+def test_no_page_loads_a_script_or_style_from_another_site_but_mathjax(built_html):
+    """No ``<script src>`` or ``<link href>`` leaves the site except MathJax, and no page
+    carries ipywidgets state or its CDN loaders (require.js, the HTML manager)."""
+    problems = []
+    for page in _pages(built_html):
+        text = page.read_text(encoding="utf-8")
+        head = _parse(page)
+        for script in head.scripts:
+            src = script.get("src", "")
+            if _outside(src) and not MATHJAX.match(src):
+                problems.append(f"{page.name}: script {src}")
+        for link in head.links:
+            href = link.get("href", "")
+            if _outside(href) and link.get("rel") in ("stylesheet", "preload", "modulepreload"):
+                problems.append(f"{page.name}: {link.get('rel')} {href}")
+        problems += [f"{page.name}: {needle}" for needle in WIDGET_CDN if needle in text]
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_thebe_configuration_is_declared_once(built_html):
+    """sphinx-thebe's inline ``const THEBE_JS_URL`` appears once per page (twice is a
+    SyntaxError in every browser)."""
+    for page in _pages(built_html):
+        count = page.read_text(encoding="utf-8").count("const THEBE_JS_URL")
+        assert count <= 1, f"{page.name}: declared {count} times"
+    assert "const THEBE_JS_URL" in (built_html / "chapters" / "intro.html").read_text()
+
+
+def test_every_page_has_a_description_and_a_favicon(built_html):
+    """A meta description of prose (not markup), at most 160 characters, and an icon that
+    exists in the build."""
+    descriptions = {}
+    for page in _pages(built_html):
+        head = _parse(page)
+        text = head.meta.get("description", "")
+        assert 50 <= len(text) <= page_head.DESCRIPTION_LENGTH, f"{page.name}: {text!r}"
+        assert not re.search(r"[<>{}\\]|\$", text), f"{page.name}: markup in {text!r}"
+        descriptions[page.relative_to(built_html).as_posix()] = text
+        icons = [link for link in head.links if "icon" in link.get("rel", "").split()]
+        assert icons, f"{page.name}: no favicon"
+        icon = (page.parent / icons[0]["href"].split("?")[0]).resolve()
+        assert icon.is_file() and icon.stat().st_size < 5_000, f"{page.name}: {icon}"
+    chapter = descriptions["chapters/01-confusion-matrix.html"]
+    assert chapter != descriptions["chapters/intro.html"], "each chapter describes itself"
+
+
+def test_images_are_sized_and_load_lazily_below_the_first(built_html):
+    """Every image has width and height; the first figure of a page loads at once, the
+    others lazily."""
+    counted = 0
+    for src in toc_files():
+        page = built_html / src.relative_to(ROOT).with_suffix(".html")
+        images = _parse(page).images
+        for img in images:
+            assert img.get("width") and img.get("height"), f"{page.name}: {img.get('src')}"
+        figures = [img for img in images if "_images/" in img.get("src", "")]
+        for k, img in enumerate(figures):
+            lazy = img.get("loading") == "lazy"
+            assert lazy == (k > 0), f"{page.name}: image {k} loading={img.get('loading')}"
+            counted += 1
+    assert counted > 40, "the book's figures should have been checked"
+
+
+def test_no_page_blocks_on_a_script_it_does_not_use(built_html):
+    """The explorers' and self-checks' files are only on the pages that use them, the
+    theme's icon script on none, and no script blocks parsing but
+    ``documentation_options.js`` (the head's inline scripts use it at once; the search page
+    needs its index at once)."""
+    seen_with, seen_without = 0, 0
+    for page in _pages(built_html):
+        text = page.read_text(encoding="utf-8")
+        body = text.split("<body", 1)[-1]
+        head = _parse(page)
+        loaded = {
+            (tag.get("src") or tag.get("href") or "").rsplit("/", 1)[-1].split("?")[0]
+            for tag in head.scripts + head.links
+        }
+        for name, marker in page_head.PAGE_ASSETS.items():
+            assert (name in loaded) == (marker in body), f"{page.name}: {name}"
+        # the theme's stylesheet draws the icons with its font; the SVG script is not needed
+        assert "fontawesome.js" not in loaded, f"{page.name}: fontawesome.js"
+        blocking = {
+            script["src"].rsplit("/", 1)[-1].split("?")[0]
+            for script in head.scripts
+            if script.get("src") and not {"defer", "async"} & set(script)
+        }
+        if page.name == "search.html":  # it searches at once, so it loads its tools at once
+            continue
+        assert blocking <= page_head.BLOCKING, f"{page.name}: blocking scripts {blocking}"
+        if "clf-page-explorer" in body:
+            seen_with += 1
+        else:
+            seen_without += 1
+    assert seen_with >= 7 and seen_without > 10
+
+
+def test_code_blocks_carry_no_span_that_paints_nothing(built_html):
+    """No code block keeps a name, punctuation or whitespace span (the theme paints them in
+    the block's own colour, so they only cost a phone layout time), and the chapters' code
+    cells stay small: at most 1,500 elements of code input on any page (chapter 14 had 3,005)."""
+    plain = page_code.plain_tokens((built_html / "_static" / "pygments.css").read_text())
+    assert {"n", "p", "w"} <= plain, f"the theme colours names or punctuation: {plain}"
+    leftover = re.compile(r'<span class="(?:n|p|w)">|^<span></span>')
+    for page in _pages(built_html):
+        for block in page_code.BLOCK.finditer(page.read_text(encoding="utf-8")):
+            found = leftover.search(block.group(2))
+            assert not found, f"{page.name}: {found.group(0)} in {block.group(2)[:80]!r}"
+    chapter = (built_html / "chapters" / "14-scores-and-thresholds.html").read_text()
+    inputs = re.findall(r'<div class="cell_input.*?</pre>', chapter, re.DOTALL)
+    assert len(inputs) > 20 and 'class="k"' in chapter, "the code cells are still highlighted"
+    for src in toc_files():
+        page = built_html / src.relative_to(ROOT).with_suffix(".html")
+        blocks = re.findall(r'<div class="cell_input.*?</pre>', page.read_text(), re.DOTALL)
+        elements = sum(block.count("<") - block.count("</") for block in blocks)
+        assert elements <= 1_500, f"{page.name}: {elements} elements in code cells"
+
+
+# --- the Lighthouse bench's own parts (the audit itself runs in `make bench` only) ---------
+
+
+def test_lighthouse_is_pinned_for_the_bench():
+    """benchmarks/package.json pins one exact Lighthouse that runs on Debian's Node, and the
+    lock file holds that version (``npm ci`` installs exactly it)."""
+    import json
+
+    bench = ROOT / "benchmarks"
+    wanted = json.loads((bench / "package.json").read_text())["dependencies"]["lighthouse"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+", wanted), wanted
+    lock = json.loads((bench / "package-lock.json").read_text())
+    assert lock["packages"]["node_modules/lighthouse"]["version"] == wanted
+    assert "benchmarks/node_modules/" in (ROOT / ".gitignore").read_text()
+
+
+def test_bench_server_gzips_text_and_answers_mathjax_locally(tmp_path):
+    """The bench's loopback server compresses HTML as a real host does and rewrites the
+    MathJax CDN address to its local copy (the machine is offline)."""
+    import gzip
+    import urllib.request
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from gzip_server import MATHJAX_LOCAL, mathjax_dir, serve_gzipped
+
+    page = '<script src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js"></script>'
+    (tmp_path / "index.html").write_text(page + "x" * 2000)
+    base, server = serve_gzipped(tmp_path)
+    try:
+        request = urllib.request.Request(f"{base}/", headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request) as response:
+            assert response.headers["Content-Encoding"] == "gzip"
+            raw = response.read()
+        assert len(raw) < 500
+        html = gzip.decompress(raw).decode()
+        assert f'src="{MATHJAX_LOCAL}tex-mml-chtml.js"' in html
+        if mathjax_dir() is not None:
+            with urllib.request.urlopen(f"{base}{MATHJAX_LOCAL}tex-mml-chtml.js") as response:
+                assert b"MathJax" in response.read()
+    finally:
+        server.shutdown()

@@ -1,0 +1,58 @@
+"""Chapter 16 (16-real-classifier.md): each claim the text makes, computed or read."""
+
+from __future__ import annotations
+
+import numpy as np
+from chapter_text import chapter
+
+import clfmetrics as cm
+from clfbook.examples import fit_logistic, imbalanced_digits
+from clfmetrics import corrected_resampled_ttest, student_t_two_sided
+
+
+def _digits_matrix():
+    task = imbalanced_digits(seed=0, validation=True)
+    plain = fit_logistic(task)
+    return cm.confusion_matrix(plain.y_test, plain.predictions, labels=list(range(10)))
+
+
+def test_macro_precisions_undefined_resamples_are_those_without_a_predicted_8():
+    """ch16, finding 3: 8 is predicted 3 times in 304; interval is near [0.887, 0.952]."""
+    m = _digits_matrix()
+    assert int(m[8].sum()) == 3 and int(m.sum()) == 304
+    iv = cm.interval("macro_precision", m, rng=16)
+    never = (1 - 3 / 304) ** 304
+    assert abs(iv.undefined - never) < 0.01
+    assert 0.88 < iv.low < 0.895 and 0.945 < iv.high < 0.96
+    text = chapter("16-real-classifier")
+    assert "It is undefined on {glue:text}`ch16-mp-undefined:.1f` % of the resamples" in text
+
+
+def test_chapter_16_decides_only_where_interval_and_holm_agree():
+    """ch16, finding 4: harmonic macro recall's interval excludes 0, its Holm test does not."""
+    text = chapter("16-real-classifier")
+    assert "the paired intervals decide" not in text
+    assert "Harmonic macro recall shows why the rule needs both." in text
+    assert "harmonic macro recall counts as undecided" in text
+
+
+def test_correlated_resplits_need_the_corrected_test():
+    """ch16, finding 5: with n_test = n_train the corrected t is the naive t / sqrt(1 + J)."""
+    d = np.random.default_rng(5).normal(0.018, 0.012, 20)
+    naive_t = d.mean() / (d.std(ddof=1) / np.sqrt(20))
+    corrected = corrected_resampled_ttest(d, 304, 304)
+    assert np.isclose(corrected.statistic, naive_t / np.sqrt(1 + 20))
+    assert student_t_two_sided(naive_t, 19) < 0.001 < 0.05 < corrected.pvalue
+    text = chapter("16-real-classifier")
+    assert "more test images would settle it" not in text
+    assert "{cite}`dietterich1998approximate,nadeau2003inference`" in text
+    assert "the verdict follows the corrected test" in text
+
+
+def test_chapter_16_states_the_small_sample_coverage_and_chapter_17_collects_it():
+    text16 = chapter("16-real-classifier")
+    assert "auc_coverage(n_pos, len(plain.y_test) - n_pos, auc_worst.estimate," in text16
+    assert "None keeps its promise" in text16
+    text17 = chapter("17-is-the-difference-real")
+    assert "## What each interval covers, and where it falls short" in text17
+    assert "Where coverage is known to be poor:" in text17

@@ -1,0 +1,43 @@
+"""Chapter 17 (17-is-the-difference-real.md): each claim the text makes, computed or read."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import numpy as np
+from chapter_text import ROOT, chapter
+
+
+def test_neighbours_are_within_the_noise_even_at_one_tweet_in_twenty():
+    """ch17 ~691: less discordance means a narrower interval, so 'even if', not 'unless'."""
+    psi = np.array([0.05, 0.45])
+    half = 1.96 * np.sqrt(psi / 1000)
+    assert half[0] < half[1]
+    text = chapter("17-is-the-difference-real")
+    assert "unless the two systems disagree on fewer than one tweet in twenty" not in text
+    assert "even if the two systems disagree on only one tweet in twenty" in text
+
+
+def test_the_sample_size_plan_is_called_a_retrospective_illustration():
+    """ch17 ~575: the test digits were scored before the plan."""
+    source = (ROOT / "chapters" / "17-is-the-difference-real.md").read_text()
+    plan = source.index("SMALLEST = 0.02")
+    first_scored = source.index("y_test")
+    assert first_scored < plan
+    text = chapter("17-is-the-difference-real")
+    assert "# fixed before scoring any test digit" not in text
+    assert "what follows is a retrospective illustration of the plan" in text
+
+
+def test_the_scale_section_says_what_runs_where():
+    """ch17 ~1023: the page runs 10**7 rows, make bench 10**8, nothing runs a billion."""
+    source = (ROOT / "chapters" / "17-is-the-difference-real.md").read_text()
+    n_scale = ast.literal_eval(re.search(r"^N_SCALE = ([\d_]+)$", source, re.M).group(1))
+    bench = (ROOT / "benchmarks" / "bench_scale.py").read_text()
+    assert "(10**8, 10**7)" in bench and n_scale < 10**8 < 10**9
+    assert "## Evaluating a billion predictions" not in source
+    text = chapter("17-is-the-difference-real")
+    assert "This page runs the method on {glue:text}`ch17-scale-n` predictions" in text
+    assert "not a run made here" in text
+    assert "shows them on a billion predictions" not in chapter("api/cli")
