@@ -175,7 +175,7 @@ def test_js_port_agrees_with_the_library(shared_context, site):
         degenerate = 0
         js = visit.page.evaluate(
             """(ms) => ms.map(m => [0, 1, NaN].map(fill => {
-                const v = clfmetrics.metrics(m, fill), cw = clfmetrics.metrics(m, fill);
+                const v = clfmetrics.metrics(m, fill), cw = clfmetrics.classwise(m, fill);
                 return {...v, precision: cw.precision, recall: cw.recall, f1: cw.f1};
             }))""",
             [m.tolist() for m in matrices],
