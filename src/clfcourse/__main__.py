@@ -107,6 +107,11 @@ def main(argv: list[str] | None = None) -> int:
     except NoSandbox as exc:
         print(exc, file=sys.stderr)
         return 2
+    except Exception as exc:  # the run's folder and summary.txt say it failed; nothing current
+        print(
+            f"grading failed: {type(exc).__name__}: {exc}; no grades are current", file=sys.stderr
+        )
+        return 1
     print(summary, end="")
     print(f"Grades in {out / 'grades.csv'} and {out / 'gradebook.csv'}, summary in")
     print(f"{out / 'summary.txt'}; feedback and the teacher's notes in {out / 'latest'}")

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import nbformat
 
-from . import sandbox
+from . import sandbox, untrusted
 from .exercises import chapter_of
 from .gradebook import GradeFiles, attach_errors
 from .inputs import chapter_imports, load_tests
@@ -46,6 +46,13 @@ class GradeRow:
     error: str = ""
     traceback: str = ""
 
+    def __post_init__(self):
+        # every string here may come from a student (a file name, a value's reason, an
+        # error): printable and encodable wherever it is written (:func:`.untrusted.text`)
+        for name in ("student_file", "exercise", "message", "error"):
+            object.__setattr__(self, name, untrusted.text(getattr(self, name)))
+        object.__setattr__(self, "traceback", untrusted.text(self.traceback, lines=True))
+
 
 class Graded(NamedTuple):
     """The grading of one submitted file: its rows and a problem that stopped it (or None)."""
@@ -66,12 +73,16 @@ class NoSandbox(RuntimeError):
     """No sandbox can be made here, and the teacher did not accept running without one."""
 
 
-def _chapter_of_file(path: Path, chapters: list[dict]) -> dict | None:
+def read_notebook(data: bytes) -> tuple[nbformat.NotebookNode | None, str | None]:
+    """A submitted file's bytes as a notebook, or None and why it is not one."""
     try:
-        nb = nbformat.read(path, as_version=4)
-    except Exception:
-        nb = None
-    return chapter_of(Path(path), nb, chapters)
+        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
+        if not isinstance(nb.get("cells"), list):
+            raise ValueError("no list of cells")
+    except Exception as exc:
+        detail = untrusted.text(" ".join(str(exc).split()), 150)
+        return None, f"not a notebook ({type(exc).__name__}: {detail})"
+    return nb, None
 
 
 def _first_error(text: str) -> str:
@@ -143,6 +154,7 @@ def grade_notebook(
     prepared: dict[str, Prepared] | None = None,
     files: dict | None = None,
     sandboxed: bool = True,
+    data: bytes | None = None,
 ) -> Graded:
     """Grade one submitted file against its chapter's autograder zip (see :func:`run_isolated`).
 
@@ -152,16 +164,16 @@ def grade_notebook(
     ``prepared`` (per autograder zip, :func:`prepare`) and ``files`` (the grader's
     :func:`.runner.fingerprint`) are read now unless given; :func:`grade_submissions` reads them
     before any submission runs. ``sandboxed=False`` runs the notebook without a sandbox.
+    ``data`` are the file's bytes as :func:`.untrusted.collect` read them; without them the
+    file at ``path`` is read the same way (a link or anything but a regular file is refused).
     """
-    name = name or Path(path).name
-    nb, problem = None, None
-    try:
-        nb = nbformat.read(path, as_version=4)
-        if not isinstance(nb.get("cells"), list):
-            raise ValueError("no list of cells")
-    except Exception as exc:
-        detail = " ".join(str(exc).split())[:150]
-        nb, problem = None, f"not a notebook ({type(exc).__name__}: {detail})"
+    name = name or untrusted.text(Path(path).name)
+    if data is None:  # read once, as data: a link or a FIFO is refused, never followed
+        try:
+            data, _ = untrusted.read_regular(path, int(untrusted.MAX_FILE_MB * 2**20))
+        except ValueError as exc:
+            return Graded([GradeRow(name, "", 0, 0, str(exc))], str(exc))
+    nb, problem = read_notebook(data)
     chapter = chapter_of(Path(path), nb, chapters)
     if chapter is None:
         problem = problem or "cannot tell which chapter this notebook belongs to"
@@ -174,7 +186,7 @@ def grade_notebook(
             Path(assignments), chapter, max(timeout, 300), None, sandboxed
         )
         results, problem = run_isolated(
-            Path(path),
+            data,
             ready.tests,
             stem,
             timeout,
@@ -229,20 +241,6 @@ def teacher_rows(
     return attach_errors(rows, ready.teacher.get("errors", []))
 
 
-def submission_files(submissions: Path) -> list[Path]:
-    """Every file in ``submissions`` (recursively), skipping hidden files and folders."""
-    submissions = Path(submissions)
-    if submissions.is_file():
-        return [submissions]
-    if not submissions.is_dir():
-        raise FileNotFoundError(f"no submissions folder {submissions}")
-    return sorted(
-        p
-        for p in submissions.rglob("*")
-        if p.is_file() and not any(s.startswith(".") for s in p.relative_to(submissions).parts)
-    )
-
-
 def summarise(rows: list[GradeRow], problems: dict[str, str]) -> str:
     """Points per student file, mean score per exercise, and the files with a problem."""
     by_file, by_exercise = defaultdict(list), defaultdict(list)
@@ -254,14 +252,17 @@ def summarise(rows: list[GradeRow], problems: dict[str, str]) -> str:
     lines = [f"Grades of {len(by_file)} submitted file(s)", "", "Per student file (points):"]
     for name, mine in by_file.items():
         got, total = sum(r.points for r in mine), sum(r.max_points for r in mine)
-        lines.append(f"  {name:<{width}}  {got:g}/{total:g}")
+        lines.append(f"  {untrusted.text(name):<{width}}  {got:g}/{total:g}")
     lines += ["", "Per exercise (full marks / files):"]
     for label, mine in by_exercise.items():
         full = sum(r.points >= r.max_points > 0 for r in mine)
         lines.append(f"  {label:<{width}}  {full}/{len(mine)}  ({full / len(mine):.0%})")
     if problems:
         lines += ["", "Problems:"]
-        lines += [f"  {name}: {message}" for name, message in problems.items()]
+        lines += [
+            f"  {untrusted.text(name)}: {untrusted.text(message)}"
+            for name, message in problems.items()
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -296,7 +297,6 @@ def grade_submissions(
     unsafe_no_sandbox : bool
         Run the students' code without a sandbox when none can be made (with the teacher's
         rights: a notebook can then read, change or kill anything the teacher can).
-
     Returns
     -------
     rows, summary
@@ -304,9 +304,13 @@ def grade_submissions(
     """
     submissions, out = Path(submissions), Path(out)
     chapters = load_manifest(Path(assignments))
-    base = submissions if submissions.is_dir() else submissions.parent
-    files = submission_files(submissions)
-    names = [path.relative_to(base).as_posix() for path in files]
+    if not submissions.exists():
+        raise FileNotFoundError(f"no submissions folder {submissions}")
+    # every file read once, as data: links and anything but regular files refused unread
+    entries = untrusted.collect(submissions)
+    names = [entry.name for entry in entries]
+    notebooks = [read_notebook(e.data)[0] if e.data is not None else None for e in entries]
+    of = [chapter_of(Path(n), nb, chapters) for n, nb in zip(names, notebooks, strict=True)]
     sandboxed = not unsafe_no_sandbox
     if sandboxed and (why := sandbox.probe()):
         raise NoSandbox(
@@ -315,7 +319,7 @@ def grade_submissions(
         )
 
     # read before any submission runs: a submission could rewrite the zips or the grader
-    used = {id(c) for k in range(len(files)) if (c := _chapter_of_file(files[k], chapters))}
+    used = {id(c) for c in of if c is not None}
     prepared = {
         c["autograder"]: prepare(Path(assignments), c, max(timeout, 300), None, sandboxed)
         for c in chapters
@@ -327,33 +331,47 @@ def grade_submissions(
     prepared = {k: p._replace(modules=modules) for k, p in prepared.items()}
 
     def grade(k: int) -> Graded:
+        entry = entries[k]
+        if entry.data is None:  # refused unread (a link, a FIFO, too large)
+            return Graded([GradeRow(entry.name, "", 0, 0, entry.problem)], entry.problem)
         try:
             return grade_notebook(
-                files[k],
+                Path(entry.name),
                 chapters,
                 Path(assignments),
                 timeout,
-                names[k],
+                entry.name,
                 limits,
                 prepared,
                 grader,
                 sandboxed,
+                entry.data,
             )
         except Exception as exc:  # this submission's problem, never the others'
             problem = f"the grader failed on this file ({type(exc).__name__}: {exc})"[:300]
-            return Graded([GradeRow(names[k], "", 0, 0, problem)], problem)
+            return Graded([GradeRow(entry.name, "", 0, 0, problem)], problem)
 
     rows: list[GradeRow] = []
     problems: dict[str, str] = {}
     written = GradeFiles(out, assignments, chapters)  # this run's folder (see .gradebook)
-    # each notebook runs in its own processes; threads only wait for them
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        graded = zip(files, names, pool.map(grade, range(len(files))), strict=True)
-        for path, name, (mine, problem) in graded:
-            rows += mine
-            written.add(name, path, mine)
-            if problem:
-                problems[name] = problem
-    summary = summarise(rows, problems)
-    written.finish(summary)
+    try:
+        # each notebook runs in its own processes; threads only wait for them
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            graded = zip(range(len(entries)), pool.map(grade, range(len(entries))), strict=True)
+            for k, (mine, problem) in graded:
+                name = entries[k].name
+                try:  # one file's rows can never end the run
+                    written.add(name, entries[k].data, mine)
+                except Exception as exc:
+                    problem = f"its rows could not be written ({type(exc).__name__}: {exc})"
+                    mine = [GradeRow(name, "", 0, 0, problem)]
+                    written.add(name, None, mine)
+                rows += mine
+                if problem:
+                    problems[name] = problem
+        summary = summarise(rows, problems)
+        written.finish(summary)
+    except BaseException as exc:  # interrupted, or the grader itself broke: nothing current
+        written.fail(f"{type(exc).__name__}: {exc}")
+        raise
     return rows, summary

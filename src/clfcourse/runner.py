@@ -25,7 +25,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import execute, isolated, sandbox, scoring
+from . import execute, isolated, sandbox, scoring, untrusted
 from .gradebook import cell_errors
 from .inputs import chapter_givens, names_read
 from .scoring import kill_tree
@@ -210,13 +210,15 @@ def _box(sandboxed: bool):
         yield box
 
 
-def _execute(notebook, names, stem, timeout, limits, box, tmp: Path):
-    """Run ``notebook`` in ``box``: (values, executed notebook) as bytes, or a problem."""
+def _execute(notebook: bytes, names, stem, timeout, limits, box, tmp: Path):
+    """Run ``notebook`` (its bytes) in ``box``: (values, executed notebook) as bytes, or a
+    problem."""
     scratch = tmp / "scratch"
     (scratch / ".matplotlib").mkdir(parents=True)  # MPLCONFIGDIR (see _environment)
     for found in _font_lists():  # else a kernel that plots rebuilds it: 0.35 s of CPU time
         shutil.copy(found, scratch / ".matplotlib" / found.name)
-    shutil.copy(notebook, scratch / f"{stem}.ipynb")
+    # the bytes read once from the submissions folder, never the student's path again
+    (scratch / f"{stem}.ipynb").write_bytes(notebook)
     home = sandbox.HOME if box else str(scratch)
     notebook_in, values_out = f"{home}/{stem}.ipynb", f"{home}/.values.json"
     cmd = execute.command(sys.executable, notebook_in, names, values_out, limits.output_mb)
@@ -315,9 +317,9 @@ def given_data(
     with tempfile.TemporaryDirectory(prefix="clfmetrics-teacher-") as tmp, _box(sandboxed) as box:
         nb = nbformat.read(teacher, as_version=4)
         nb.cells = [c for c in nb.cells if not otters(c)]
-        nbformat.write(nb, Path(tmp) / "teacher.ipynb")
+        data = nbformat.writes(nb).encode()
         values, executed, problem = _execute(
-            Path(tmp) / "teacher.ipynb", names, teacher.stem, timeout, limits, box, Path(tmp)
+            data, names, teacher.stem, timeout, limits, box, Path(tmp)
         )
         if problem or values is None:
             raise RuntimeError(f"the teacher notebook {teacher.name} did not run: {problem}")
@@ -333,7 +335,7 @@ def given_data(
 
 
 def run_isolated(
-    submission: Path,
+    submission: bytes | Path,
     tests: dict[str, bytes],
     stem: str,
     timeout: float,
@@ -354,8 +356,15 @@ def run_isolated(
     student's code with the grader's rights (:mod:`.sandbox` says what the sandbox holds).
     Returns ``{"tests": [...], "refused": {...}, "claims": {...}}`` or a problem; ``claims``
     holds, per test, whether the executed notebook's own output reported it as passed.
+    ``submission`` is the notebook's bytes, or a path read as :func:`.untrusted.read_regular`
+    reads it (a link or anything but a regular file is a problem).
     """
     limits = limits or Limits()
+    if not isinstance(submission, bytes):
+        try:
+            submission, _ = untrusted.read_regular(submission, limits.file_mb * 1024 * 1024)
+        except ValueError as exc:
+            return None, str(exc)
     files = files if files is not None else fingerprint(modules)
     started = time.monotonic()
     needed = names_read(tests)

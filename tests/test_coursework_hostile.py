@@ -1,0 +1,196 @@
+"""Issue 38: a hostile class can neither beat nor break ``make grade``.
+
+Each test reads the rows one attack got in the shared batch of ``coursework_hostile`` (an
+honest notebook graded in the same run keeps its 2/2 there), or checks one defence on its own
+where a batch is not needed (the file reader, the string cleaner, the cleanup of scratch).
+"""
+
+from __future__ import annotations
+
+import pytest
+from coursework_hostile import ANSI_LINE, AT, FORMULA, LONG, hostile_batch
+from coursework_mini import OVER_STEM
+
+from clfcourse import untrusted
+
+#: The batch shares a worker with the mini chapter's other batch (and its teacher run).
+pytestmark = pytest.mark.xdist_group("coursework-mini")
+
+OVER = "ex-mini-over"
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory) -> dict:
+    return hostile_batch(tmp_path_factory)
+
+
+def _only(batch, file: str) -> dict:
+    (row,) = batch["details"][file]
+    return row
+
+
+def test_the_honest_notebook_keeps_its_points_beside_the_attacks(batch):
+    assert _only(batch, f"honest/{AT}")["points"] == "2"
+    assert batch["gradebook"]["honest"][OVER_STEM] == "2"
+
+
+@pytest.mark.parametrize(
+    "student", ["symteacher", "symproc", "copycat", "shadow", "environ", "fifo"]
+)
+def test_links_and_special_files_are_refused_unread(batch, student):
+    """Was: a link to the teacher's notebook (absolute or through /proc/self) or to a
+    classmate's scored 2/2; one to /etc/shadow or /proc/self/environ showed the file in the
+    student's feedback. Now each is a row with 0 points that says why, and nothing of the
+    target reaches any file of the run."""
+    row = _only(batch, f"{student}/{AT}")
+    assert row["points"] == row["max_points"] == "0", row
+    why = "not a regular file" if student == "fifo" else "a symbolic link"
+    assert why in row["message"] and "not graded" in row["message"], row
+    feedback = (batch["run"] / "feedback" / student / f"{OVER_STEM}.md").read_text()
+    assert "root:" not in feedback and "PATH=" not in feedback, feedback
+
+
+def test_a_folder_that_is_a_link_is_a_row_not_a_walk(batch):
+    row = _only(batch, "linked-folder")
+    assert "a symbolic link" in row["message"], row
+    assert not [f for f in batch["details"] if f.startswith("linked-folder/")]
+
+
+def test_the_reader_refuses_a_link_swapped_in_and_a_file_over_the_cap(tmp_path):
+    """The checks are made on the open file (O_NOFOLLOW, fstat), and the cap while reading."""
+    (tmp_path / "real.ipynb").write_bytes(b"{}")
+    (tmp_path / "link.ipynb").symlink_to(tmp_path / "real.ipynb")
+    with pytest.raises(ValueError, match="symbolic link"):
+        untrusted.read_regular(tmp_path / "link.ipynb", 100)
+    assert untrusted.read_regular(tmp_path / "real.ipynb", 100)[0] == b"{}"
+    (tmp_path / "big.ipynb").write_bytes(b"x" * 101)
+    with pytest.raises(ValueError, match="larger than"):
+        untrusted.read_regular(tmp_path / "big.ipynb", 100)
+    with pytest.raises(ValueError, match="not a regular file"):
+        untrusted.read_regular("/dev/zero", 100)
+    names = [s.name for s in untrusted.collect(tmp_path, max_mb=100 / 2**20)]
+    assert names == ["big.ipynb", "link.ipynb", "real.ipynb"]
+
+
+def test_a_lone_surrogate_in_a_reason_ends_nothing(batch):
+    """Was: the reason a value could not be encoded held "\\udcff", and writing grades.csv as
+    strict UTF-8 raised UnicodeEncodeError: no row for the later students, no gradebook."""
+    row = _only(batch, f"surrogate/{AT}")
+    assert row["points"] == "0" and "\\udcff cannot leave the notebook" in row["message"], row
+    assert "surrogate" in batch["gradebook"] and "honest" in batch["gradebook"]
+
+
+def test_odd_file_names_are_graded_and_written(batch):
+    """Was: a file name that is not UTF-8 ended the run; a 253-character one ended its
+    end-of-run writing ("File name too long")."""
+    name = "caf\\udce9_" + AT
+    assert _only(batch, name)["points"] == "2"  # an honest notebook under an odd name
+    assert "caf\\udce9" in batch["gradebook"]
+    assert "not a notebook" in _only(batch, LONG)["message"]
+    for path in (batch["run"] / "feedback").rglob("*"):
+        assert len(path.name) <= 100, path.name
+        path.relative_to(batch["run"]).as_posix().encode("utf-8")  # never a surrogate
+
+
+def test_ansi_escapes_never_reach_the_terminal_or_a_file(batch):
+    """Was: the kernel's last stderr line, escapes and all, was the row's reason and a line of
+    the summary printed to the terminal (it could clear it and print anything)."""
+    row = _only(batch, f"ansi/{AT}")
+    assert row["points"] == "0" and "Every submission graded: 2/2" in row["message"], row
+    assert "\x1b" not in batch["summary"] and "Every submission graded" in batch["summary"]
+    for path in batch["run"].rglob("*"):
+        if path.is_file():
+            assert b"\x1b" not in path.read_bytes(), path
+    assert ANSI_LINE not in row["message"]
+
+
+def test_a_formula_id_is_text_in_every_csv(batch):
+    """Was: an =HYPERLINK(...) folder name landed as a formula cell in gradebook.csv."""
+    assert batch["gradebook"][f"'{FORMULA}"]["total"] == "2"
+    assert batch["rows"][f"'{FORMULA}"]["points"] == "2"
+    assert _only(batch, f"'{FORMULA}/{AT}")["student"] == f"'{FORMULA}"
+    assert not [
+        line
+        for name in ("grades.csv", "gradebook.csv", "details.csv")
+        for line in (batch["grades"] / name).read_text().splitlines()
+        if line.startswith(("=", "+", "-", "@"))
+    ]
+
+
+def test_every_student_string_is_made_plain():
+    assert untrusted.text("a\udcffb") == "a\\udcffb"
+    assert untrusted.text(b"caf\xe9") == "caf\\xe9"
+    assert untrusted.text("\x1b[2J\x1b]0;title\x07ok\r\nnext\u202e") == "ok next"
+    assert untrusted.cell("=1+1") == "'=1+1" and untrusted.cell("@SUM") == "'@SUM"
+    assert untrusted.cell("ok") == "ok"
+    long = untrusted.file_name("y" * 253)
+    assert len(long) == 80 and long != untrusted.file_name("y" * 252)
+    assert untrusted.file_name("../..") == "unknown"
+
+
+def test_a_run_that_fails_leaves_nothing_current(tmp_path, monkeypatch):
+    """A grader that breaks mid-run (here: while writing the gradebook) marks no run current:
+    the earlier run's copies and ``latest`` are gone, summary.txt says the run failed."""
+    from clfcourse import GradeRow
+    from clfcourse.gradebook import GradeFiles
+
+    chapters = [{"chapter": "chapters/01-one", "autograder": "autograder/01-one.zip"}]
+    first = GradeFiles(tmp_path / "grades", tmp_path, chapters)
+    first.add("ann/01-one.ipynb", None, [GradeRow("x", "ex-1", 1, 1, "ok")])
+    first.finish("first\n")
+    assert (tmp_path / "grades" / "latest").resolve() == first.run.resolve()
+    second = GradeFiles(tmp_path / "grades", tmp_path, chapters)
+    # while it runs, the earlier run is not current
+    assert not (tmp_path / "grades" / "latest").exists()
+    assert not (tmp_path / "grades" / "grades.csv").exists()
+    assert (
+        "under way, or ended without finishing" in (tmp_path / "grades" / "summary.txt").read_text()
+    )
+
+    def broken() -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(second, "_gradebook", broken)
+    with pytest.raises(OSError):
+        second.finish("second\n")
+    second.fail("OSError: disk full")
+    summary = (tmp_path / "grades" / "summary.txt").read_text()
+    assert "failed before it finished (OSError: disk full)" in summary
+    assert not (tmp_path / "grades" / "latest").exists()
+    assert (second.run / "FAILED.txt").exists() and (second.run / "RUNNING.txt").exists()
+    assert (first.run / "grades.csv").read_text().count("\n") == 2  # the earlier run is kept
+
+
+def test_one_file_whose_rows_cannot_be_written_ends_nothing(tmp_path, monkeypatch):
+    """grade_submissions records each file's rows in a try: a file whose rows break the
+    writer gets a row saying so, and the files after it are recorded."""
+    from clfcourse import grading
+    from clfcourse.gradebook import GradeFiles
+
+    original = GradeFiles.add
+
+    def add(self, name, source, rows, *args):
+        if name.startswith("bad") and rows[0].exercise != "":
+            raise RuntimeError("cannot write")
+        return original(self, name, source, rows, *args)
+
+    monkeypatch.setattr(GradeFiles, "add", add)
+    monkeypatch.setattr(grading, "load_manifest", lambda _: [])
+    for name in ("a.txt", "bad.txt", "c.txt"):
+        (tmp_path / "in").mkdir(exist_ok=True)
+        (tmp_path / "in" / name).write_text("text")
+    monkeypatch.setattr(
+        grading,
+        "grade_notebook",
+        lambda *a, **k: grading.Graded([grading.GradeRow(a[4], "ex", 0, 1, "m")], None),
+    )
+    rows, summary = grading.grade_submissions(
+        tmp_path / "in", tmp_path, tmp_path / "out", unsafe_no_sandbox=True
+    )
+    assert [(r.student_file, r.exercise) for r in rows] == [
+        ("a.txt", "ex"),
+        ("bad.txt", ""),
+        ("c.txt", "ex"),
+    ]
+    assert "bad.txt: its rows could not be written (RuntimeError: cannot write)" in summary
+    assert (tmp_path / "out" / "latest").exists()
