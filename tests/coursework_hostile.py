@@ -26,6 +26,7 @@ from coursework_mini import OVER_STEM
 from filelock import FileLock
 
 from clfcourse import Limits, grade_submissions, sandbox
+from clfcourse.exercises import META
 
 AT = f"{OVER_STEM}.ipynb"
 
@@ -51,6 +52,12 @@ FORMULA = '=HYPERLINK("http:__evil.example","grades")'
 LONG = "x" * 253
 #: A file name that is not UTF-8 (the bytes of Latin-1).
 NOT_UTF8 = b"caf\xe9_" + AT.encode()
+
+
+#: A folder name that is the honest student's id once made a file name.
+CLASH = "honest "
+#: Wrong answers to the mini exercise, one per extra file of a student who guesses.
+WRONG_GUESSES = ("over = np.zeros(3)", "over = bias(m)")
 
 
 def _write(nb, path: Path) -> None:
@@ -86,6 +93,17 @@ def _submissions(assignments: Path, folder: Path) -> dict:
     with open(os.path.join(os.fsencode(folder), NOT_UTF8), "wb") as f:
         f.write(nbformat.writes(honest).encode())
     (folder / LONG).write_text("not a notebook")
+    # identity: a blank notebook that names the honest student in its metadata; a folder whose
+    # id is the honest one's once made a file name; right, then two wrong guesses (the newest)
+    blank = lean(notebook(assignments, "student"))
+    blank.metadata[META] = {**blank.metadata.get(META, {}), "student": "honest"}
+    _write(blank, folder / f"mallory_{AT}")
+    _write(honest, folder / CLASH / AT)
+    guesses = [honest, *(lean(notebook(assignments, "student", g)) for g in WRONG_GUESSES)]
+    for k, guess in enumerate(guesses):
+        path = folder / "guesser" / (AT if k == 0 else f"{OVER_STEM}-{k + 1}.ipynb")
+        _write(guess, path)
+        os.utime(path, ns=(10**18 + k * 10**9,) * 2)  # in the order written
     return {"links": links}
 
 

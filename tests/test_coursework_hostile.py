@@ -8,7 +8,7 @@ where a batch is not needed (the file reader, the string cleaner, the cleanup of
 from __future__ import annotations
 
 import pytest
-from coursework_hostile import ANSI_LINE, AT, FORMULA, LONG, hostile_batch
+from coursework_hostile import ANSI_LINE, AT, CLASH, FORMULA, LONG, hostile_batch
 from coursework_mini import OVER_STEM
 
 from clfcourse import untrusted
@@ -194,3 +194,50 @@ def test_one_file_whose_rows_cannot_be_written_ends_nothing(tmp_path, monkeypatc
     ]
     assert "bad.txt: its rows could not be written (RuntimeError: cannot write)" in summary
     assert (tmp_path / "out" / "latest").exists()
+
+
+def test_the_student_id_never_comes_from_the_notebook(batch):
+    """Was: a file at the top of the folder took its id from the notebook's metadata, so an
+    attacker's notebook was filed under the victim (who was then flagged REVIEW)."""
+    assert batch["rows"]["mallory"]["points"] == "0"
+    assert [
+        r["file"] for r in batch["details"].values() for r in r if r["student"] == "honest"
+    ] == [f"honest/{AT}"]
+    assert batch["rows"]["honest"]["message"] == "ok"
+
+
+def test_ids_that_make_the_same_file_name_are_refused(batch):
+    """Was: two ids that _safe() made one file name shared one feedback file."""
+    row = _only(batch, f"{CLASH}/{AT}")
+    assert row["points"] == row["max_points"] == "0", row
+    assert "is the same as 'honest' once made a file name" in row["message"], row
+    feedback = (batch["run"] / "feedback" / "honest" / f"{OVER_STEM}.md").read_text()
+    assert feedback.count("# mini:") == 1 and "2/2" in feedback, feedback
+
+
+def test_only_one_file_per_student_and_assignment_is_graded(batch):
+    """Was: the best of any number of files counted (eleven guesses earned the point) and the
+    feedback said which guess passed. Now the newest is graded, the others listed."""
+    newest = f"guesser/{OVER_STEM}-3.ipynb"
+    assert _only(batch, newest)["points"] == "0"  # a wrong guess
+    for file in (f"guesser/{AT}", f"guesser/{OVER_STEM}-2.ipynb"):  # the right one is older
+        row = _only(batch, file)
+        assert (
+            row["max_points"] == "0" and "not graded: guesser handed in 3 files" in row["message"]
+        )
+        assert f"{newest} (the newest) is graded" in row["message"], row
+    assert batch["gradebook"]["guesser"]["total"] == "0"
+    assert "guesser handed in 3 files" in batch["summary"]
+
+
+def test_the_teacher_can_name_the_file_to_grade():
+    from clfcourse.grading import choose
+
+    entries = [
+        untrusted.Submitted(f"ann/{name}", b"{}", mtime)
+        for name, mtime in (("01-one.ipynb", 1), ("01-one-v2.ipynb", 2), ("02-two.ipynb", 0))
+    ]
+    assignments = ["01-one", "01-one", "02-two"]
+    assert list(choose(entries, assignments)) == [0]
+    picked = choose(entries, assignments, ("ann/01-one.ipynb",))
+    assert list(picked) == [1] and "ann/01-one.ipynb (the file named by --pick)" in picked[1]

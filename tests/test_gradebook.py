@@ -11,13 +11,11 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-import nbformat
 import pytest
 from coursework_batch import mini_batch
 from coursework_mini import OVER_HIDDEN_MESSAGE, OVER_STEM
 
 from clfcourse import GradeRow
-from clfcourse.exercises import META
 from clfcourse.gradebook import (
     CSV_FIELDS,
     GradeFiles,
@@ -36,19 +34,16 @@ def _read(path: Path) -> list[dict]:
 
 
 @pytest.mark.parametrize(
-    ("name", "meta", "student"),
+    ("name", "student"),
     [
-        ("alice/01-confusion-matrix.ipynb", {"student": "mallory"}, "alice"),
-        ("01-confusion-matrix.ipynb", {"student": "bob"}, "bob"),
-        ("carol_01-confusion-matrix.ipynb", {}, "carol"),
-        ("notes.txt", None, "notes"),
+        ("alice/01-confusion-matrix.ipynb", "alice"),
+        ("carol_01-confusion-matrix.ipynb", "carol"),
+        ("notes.txt", "notes"),
     ],
 )
-def test_student_id_from_folder_then_metadata_then_name(name, meta, student):
-    nb = None
-    if meta is not None:
-        nb = nbformat.v4.new_notebook(metadata={META: meta})
-    assert student_id(name, nb, "01-confusion-matrix" if "01" in name else "") == student
+def test_student_id_from_folder_then_name(name, student):
+    """Never from the notebook's metadata (``test_coursework_identity``)."""
+    assert student_id(name, "01-confusion-matrix" if "01" in name else "") == student
 
 
 def test_student_message_hides_what_a_hidden_test_said():
@@ -128,7 +123,7 @@ SHARED = pytest.mark.xdist_group("coursework-mini")
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> dict:
-    """The shared batch: dana's typo after a wrong answer, eve's full notebook (id in metadata)."""
+    """The shared batch: dana's typo after a wrong answer, eve's full notebook (id in its name)."""
     return mini_batch(tmp_path_factory)
 
 

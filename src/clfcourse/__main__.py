@@ -40,6 +40,14 @@ def main(argv: list[str] | None = None) -> int:
         "--timeout", type=float, default=300, help="seconds per notebook, otter included"
     )
     grade.add_argument("--jobs", type=int, default=1, help="notebooks to grade at the same time")
+    grade.add_argument(
+        "--pick",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="of a student's files for one assignment, grade FILE (relative to the folder); "
+        "default: the newest",
+    )
     defaults = Limits()
     grade.add_argument(
         "--memory-mb", type=int, default=defaults.memory_mb, help="memory per process (MB)"
@@ -103,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             args.jobs,
             limits,
             args.unsafe_no_sandbox,
+            args.pick,
         )
     except NoSandbox as exc:
         print(exc, file=sys.stderr)

@@ -8,7 +8,7 @@ Every run writes its own folder ``OUT/runs/<UTC time>/`` and nothing in an older
 ``gradebook.csv``
     One row per student, one column per assignment (its points; empty when the student handed
     nothing in for it), then ``total`` and ``max_total`` (the points of every assignment
-    column). A student with two files for one assignment gets the better one.
+    column). A file not graded (a student's extra file for an assignment) is not counted.
 ``details.csv``
     The rows of ``grades.csv`` with the submitted ``file`` and the ``error`` the notebook itself
     raised, for the teacher.
@@ -24,9 +24,10 @@ Every run writes its own folder ``OUT/runs/<UTC time>/`` and nothing in an older
 of the latest run's, and ``OUT/latest`` links to its folder.
 
 The student id is the first folder of the file's path under the submissions folder
-(``alice/01-confusion-matrix.ipynb`` is alice's), else the notebook's metadata
-``{"clfmetrics": {"student": ...}}``, else the file name without the assignment's name
-(``alice_01-confusion-matrix.ipynb`` is alice's).
+(``alice/01-confusion-matrix.ipynb`` is alice's), else the file name without the assignment's
+name (``alice_01-confusion-matrix.ipynb`` is alice's, as an LMS names a download); never
+anything inside the notebook, which the student wrote. :mod:`.grading` grades one file per
+student and assignment and lists the others.
 """
 
 from __future__ import annotations
@@ -60,20 +61,16 @@ def _safe(name: str) -> str:
     return untrusted.file_name(name)
 
 
-def student_id(name: str, nb: nbformat.NotebookNode | None, assignment: str) -> str:
+def student_id(name: str, assignment: str = "") -> str:
     """The student a submitted file belongs to (see the module's docstring).
 
-    ``name`` is the file's path relative to the submissions folder, ``nb`` the notebook when it
-    could be read, ``assignment`` its chapter's name (``01-confusion-matrix``) or ``""``.
+    ``name`` is the file's path relative to the submissions folder, ``assignment`` its
+    chapter's name (``01-confusion-matrix``) or ``""``.
     """
     name = untrusted.text(name)
     parts = PurePosixPath(name).parts
     if len(parts) > 1:
         return parts[0]
-    meta = nb.get("metadata", {}).get(META, {}) if nb is not None else {}
-    given = meta.get("student") if isinstance(meta, dict) else None
-    if isinstance(given, str | int) and str(given).strip():
-        return untrusted.text(given, 100).strip()
     stem = PurePosixPath(name).stem
     rest = stem.replace(assignment, "") if assignment else stem
     return rest.strip(" ._-") or stem
@@ -161,6 +158,8 @@ class Submission:
     student: str
     assignment: str
     rows: list = field(default_factory=list)
+    #: Whether its points count in the gradebook (not when it was not graded).
+    counted: bool = True
 
     @property
     def points(self) -> float:
@@ -195,13 +194,19 @@ class GradeFiles:
             for c in chapters
         }
         self.submissions: list[Submission] = []
+        self.owners: dict[str, str] = {}  # per feedback folder, the student id it is for
         for name, fields in (("grades.csv", CSV_FIELDS), ("details.csv", DETAIL_FIELDS)):
             with open(run / name, "w", newline="") as f:
                 csv.writer(f).writerow(fields)
         _withdraw(self.out, run)
 
-    def add(self, name: str, source: bytes | Path | None, rows: list) -> Submission:
+    def add(
+        self, name: str, source: bytes | Path | None, rows: list, counted: bool = True
+    ) -> Submission:
         """Record one graded file (``name`` relative to the submissions folder); append its rows.
+
+        A file not ``counted`` (one of a student's extra files, not graded) is listed, never
+        in the gradebook.
 
         ``source`` is the file's bytes as the grader read them (:func:`.untrusted.collect`), or
         its path, read the same way (never through a link), or None for a refused file.
@@ -218,7 +223,7 @@ class GradeFiles:
         chapter = chapter_of(Path(name), nb, self.chapters)
         assignment = Path(chapter["chapter"]).name if chapter is not None else ""
         name = untrusted.text(name)
-        sub = Submission(name, student_id(name, nb, assignment), assignment, list(rows))
+        sub = Submission(name, student_id(name, assignment), assignment, list(rows), counted)
         c = untrusted.cell  # every text a student could shape: no formula, no escape
         grades, details = [], []
         for r in rows:
@@ -238,6 +243,8 @@ class GradeFiles:
         best: dict[tuple[str, str], Submission] = {}
         for sub in self.submissions:
             key = (sub.student, sub.assignment)
+            if not sub.counted:
+                continue
             if sub.assignment and (key not in best or sub.points > best[key].points):
                 best[key] = sub
         columns = [a for a in self.order if any(a == s.assignment for s in self.submissions)]
@@ -258,7 +265,8 @@ class GradeFiles:
     def _notes(self) -> list[str]:
         """Write each submission's feedback and notes; the files that could not be written."""
         failed = []
-        for sub in self.submissions:
+        # an id that is its own folder name claims that folder before one that only maps to it
+        for sub in sorted(self.submissions, key=lambda s: _safe(s.student) != s.student):
             try:
                 self._note(sub)
             except Exception as exc:  # one file's notes can never end the run
@@ -266,7 +274,11 @@ class GradeFiles:
         return failed
 
     def _note(self, sub: Submission) -> None:
-        where = f"{_safe(sub.student)}/{_safe(sub.assignment or PurePosixPath(sub.file).stem)}.md"
+        folder = _safe(sub.student)
+        if self.owners.setdefault(folder, sub.student) != sub.student:
+            # another id made the same folder name: never write into that student's files
+            folder = f"_clashing-ids/{_safe(sub.file)}"
+        where = f"{folder}/{_safe(sub.assignment or PurePosixPath(sub.file).stem)}.md"
         score = f"{_number(sub.points)}/{_number(sub.max_points)}"
         title = f"# {sub.assignment or sub.file}: {score} points"
         hidden = self.hidden.get(sub.assignment, {})

@@ -25,7 +25,7 @@ import nbformat
 
 from . import sandbox, untrusted
 from .exercises import chapter_of
-from .gradebook import GradeFiles, attach_errors
+from .gradebook import GradeFiles, attach_errors, student_id
 from .inputs import chapter_imports, load_tests
 from .runner import Limits, fingerprint, given_data, run_isolated
 
@@ -241,6 +241,53 @@ def teacher_rows(
     return attach_errors(rows, ready.teacher.get("errors", []))
 
 
+def choose(
+    entries: list[untrusted.Submitted], assignments: list[str], pick: tuple[str, ...] = ()
+) -> dict[int, str]:
+    """Which entries are not graded, and why: one file per student and assignment.
+
+    ``assignments`` are the entries' assignment names (``""`` for none). The student id comes
+    from the path alone (:func:`.gradebook.student_id`). Two ids that make the same file name
+    (:func:`.untrusted.file_name`) would share a student's feedback: the one
+    that is its own file name keeps it, the others are refused. Of a student's files for one
+    assignment, the one named in ``pick`` is graded, else the newest (then the last by name);
+    the others are listed, not graded, so many guesses earn no more than one.
+    """
+    refused: dict[int, str] = {}
+    ids = [student_id(e.name, a) for e, a in zip(entries, assignments, strict=True)]
+    by_file: dict[str, set[str]] = defaultdict(set)
+    for student in ids:
+        by_file[untrusted.file_name(student)].add(student)
+    for k, student in enumerate(ids):
+        same = by_file[untrusted.file_name(student)] - {student}
+        if same and untrusted.file_name(student) != student:
+            others = ", ".join(repr(o) for o in sorted(same))
+            refused[k] = (
+                f"not graded: the student id {student!r} is the same as {others} once made a "
+                "file name; rename its folder or file"
+            )
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for k, entry in enumerate(entries):
+        if entry.data is not None and assignments[k] and k not in refused:
+            groups[(ids[k], assignments[k])].append(k)
+    wanted = {untrusted.text(p) for p in pick}
+    for (student, assignment), found in groups.items():
+        if len(found) < 2:
+            continue
+        named = [k for k in found if entries[k].name in wanted]
+        why = "the file named by --pick" if named else "the newest"
+        keep = (
+            named[-1] if named else max(found, key=lambda k: (entries[k].mtime_ns, entries[k].name))
+        )
+        for k in found:
+            if k != keep:
+                refused[k] = (
+                    f"not graded: {student} handed in {len(found)} files for {assignment}, and "
+                    f"{entries[keep].name} ({why}) is graded; to grade another, name it with --pick"
+                )
+    return refused
+
+
 def summarise(rows: list[GradeRow], problems: dict[str, str]) -> str:
     """Points per student file, mean score per exercise, and the files with a problem."""
     by_file, by_exercise = defaultdict(list), defaultdict(list)
@@ -274,6 +321,7 @@ def grade_submissions(
     jobs: int = 1,
     limits: Limits | None = None,
     unsafe_no_sandbox: bool = False,
+    pick: tuple[str, ...] | list[str] = (),
 ) -> tuple[list[GradeRow], str]:
     """Grade every file in ``submissions``; write this run's folder under ``out/runs``.
 
@@ -297,6 +345,10 @@ def grade_submissions(
     unsafe_no_sandbox : bool
         Run the students' code without a sandbox when none can be made (with the teacher's
         rights: a notebook can then read, change or kill anything the teacher can).
+    pick : paths, optional
+        Files (relative to ``submissions``) to grade where a student handed in more than one
+        for an assignment; by default the newest is graded and the others are listed.
+
     Returns
     -------
     rows, summary
@@ -311,6 +363,7 @@ def grade_submissions(
     names = [entry.name for entry in entries]
     notebooks = [read_notebook(e.data)[0] if e.data is not None else None for e in entries]
     of = [chapter_of(Path(n), nb, chapters) for n, nb in zip(names, notebooks, strict=True)]
+    extra = choose(entries, [Path(c["chapter"]).name if c else "" for c in of], tuple(pick))
     sandboxed = not unsafe_no_sandbox
     if sandboxed and (why := sandbox.probe()):
         raise NoSandbox(
@@ -319,7 +372,7 @@ def grade_submissions(
         )
 
     # read before any submission runs: a submission could rewrite the zips or the grader
-    used = {id(c) for c in of if c is not None}
+    used = {id(c) for k, c in enumerate(of) if c is not None and k not in extra}
     prepared = {
         c["autograder"]: prepare(Path(assignments), c, max(timeout, 300), None, sandboxed)
         for c in chapters
@@ -334,6 +387,8 @@ def grade_submissions(
         entry = entries[k]
         if entry.data is None:  # refused unread (a link, a FIFO, too large)
             return Graded([GradeRow(entry.name, "", 0, 0, entry.problem)], entry.problem)
+        if k in extra:  # another file of the same student and assignment, or a clashing id
+            return Graded([GradeRow(entry.name, "", 0, 0, extra[k])], extra[k])
         try:
             return grade_notebook(
                 Path(entry.name),
@@ -361,7 +416,7 @@ def grade_submissions(
             for k, (mine, problem) in graded:
                 name = entries[k].name
                 try:  # one file's rows can never end the run
-                    written.add(name, entries[k].data, mine)
+                    written.add(name, entries[k].data, mine, k not in extra)
                 except Exception as exc:
                     problem = f"its rows could not be written ({type(exc).__name__}: {exc})"
                     mine = [GradeRow(name, "", 0, 0, problem)]
