@@ -7,6 +7,7 @@ where a batch is not needed (the file reader, the string cleaner, the cleanup of
 
 from __future__ import annotations
 
+import nbformat
 import pytest
 from coursework_hostile import ANSI_LINE, AT, CLASH, FORMULA, LONG, hostile_batch
 from coursework_mini import OVER_STEM
@@ -241,3 +242,76 @@ def test_the_teacher_can_name_the_file_to_grade():
     assert list(choose(entries, assignments)) == [0]
     picked = choose(entries, assignments, ("ann/01-one.ipynb",))
     assert list(picked) == [1] and "ann/01-one.ipynb (the file named by --pick)" in picked[1]
+
+
+#: A hidden assert whose message holds a reference value after a ";" (as chapters 15 and 17
+#: do: "a reference BCa run gives 0.4662, 0.5839"): the old redaction stopped at the ";".
+SEMICOLON_MESSAGE = "total counts every item; a reference run gives 10"
+
+
+@pytest.fixture(scope="module")
+def semicolon(tmp_path_factory) -> dict:
+    """A chapter whose hidden message has a ";", graded for an honest and a wrong notebook."""
+    from coursework_batch import lean
+    from coursework_mini import total_chapter
+
+    from clfcourse import grade_submissions
+    from clfcourse.generate import write_assignments
+
+    folder = tmp_path_factory.mktemp("semicolon")
+    (folder / "book").mkdir()
+    hidden = f'assert total == 10, "{SEMICOLON_MESSAGE}"'
+    (folder / "book" / "semi.md").write_text(total_chapter(hidden=hidden))
+    assignments = folder / "assignments"
+    write_assignments(folder / "book", assignments, [folder / "book" / "semi.md"], run_tests=False)
+    teacher = lean(nbformat.read(assignments / "teacher" / "semi.ipynb", 4))
+    wrong = lean(nbformat.read(assignments / "teacher" / "semi.ipynb", 4))
+    (cell,) = [c for c in wrong.cells if "total = sum" in c.source]
+    cell.source = "total = 11"
+    for student, nb in (("honest", teacher), ("wrong", wrong)):
+        (folder / "in" / student).mkdir(parents=True)
+        nbformat.write(nb, folder / "in" / student / "semi.ipynb")
+    rows, _ = grade_submissions(folder / "in", assignments, folder / "out", 240, 2)
+    return {
+        "rows": {r.student_file.split("/")[0]: r for r in rows},
+        "run": folder / "out" / "latest",
+    }
+
+
+def test_a_hidden_message_with_a_semicolon_never_reaches_the_student(semicolon):
+    """Was: the redaction regex could not cross a ";", so what followed it (a reference value)
+    reached the student's feedback. Now the student's text is built from the cases as data."""
+    assert semicolon["rows"]["honest"].points == 3
+    wrong = semicolon["rows"]["wrong"]
+    assert wrong.points == 0 and SEMICOLON_MESSAGE in wrong.message  # the teacher's
+    assert wrong.shown == "test 2 (hidden): failed"
+    feedback = (semicolon["run"] / "feedback" / "wrong" / "semi.md").read_text()
+    assert "test 2 (hidden): failed" in feedback
+    assert "reference run" not in feedback and "10" not in feedback.split("points")[1], feedback
+    note = (semicolon["run"] / "teacher" / "wrong" / "semi.md").read_text()
+    assert SEMICOLON_MESSAGE in note
+
+
+def test_the_students_text_comes_from_the_cases_as_data():
+    from clfcourse.grading import _messages
+
+    cases = [
+        {"number": 1, "hidden": False, "passed": False, "message": "AssertionError: one per class"},
+        {
+            "number": 2,
+            "hidden": True,
+            "passed": False,
+            "message": "AssertionError: a; b gives 0.46",
+        },
+        {"number": 3, "hidden": True, "passed": True, "message": ""},
+    ]
+    teacher, student = _messages({"output": "", "cases": cases})
+    assert (
+        teacher == "test 1: AssertionError: one per class; test 2: AssertionError: a; b gives 0.46"
+    )
+    assert student == "test 1: AssertionError: one per class; test 2 (hidden): failed"
+    assert _messages({"output": "", "cases": cases[2:]}) == ("ok", "ok")
+    # without cases, a student never reads the output's words
+    assert _messages({"output": "x - 1 result:\n  Test case failed\n  ValueError: secret"})[1] == (
+        "failed"
+    )

@@ -21,7 +21,6 @@ from clfcourse.gradebook import (
     GradeFiles,
     attach_errors,
     student_id,
-    student_message,
 )
 
 OVER = "ex-mini-over"
@@ -44,14 +43,6 @@ def _read(path: Path) -> list[dict]:
 def test_student_id_from_folder_then_name(name, student):
     """Never from the notebook's metadata (``test_coursework_identity``)."""
     assert student_id(name, "01-confusion-matrix" if "01" in name else "") == student
-
-
-def test_student_message_hides_what_a_hidden_test_said():
-    message = f"test 1: AssertionError: one per class; test 2: AssertionError: {HIDDEN_MESSAGE}"
-    shown = student_message(message, {2})
-    assert shown == "test 1: AssertionError: one per class; test 2 (hidden): failed"
-    assert student_message("ok", {2}) == "ok"
-    assert student_message(message, set()) == message
 
 
 def test_attach_errors_gives_each_exercise_its_own_cells_errors():

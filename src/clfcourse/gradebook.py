@@ -37,7 +37,6 @@ import csv
 import os
 import re
 import time
-import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
@@ -121,35 +120,6 @@ def attach_errors(rows: list, errors: list[dict]) -> list:
     return out
 
 
-def hidden_cases(autograder: Path) -> dict[str, set[int]]:
-    """Per test (exercise) the numbers (from 1) of its hidden test cases, from the zip."""
-    found: dict[str, set[int]] = {}
-    if not Path(autograder).is_file():
-        return found
-    with zipfile.ZipFile(autograder) as zf:
-        for member in zf.namelist():
-            if not (member.startswith("tests/") and member.endswith(".py")):
-                continue
-            spec: dict = {}
-            exec(zf.read(member), spec)  # the teacher's own test file
-            cases = [c for s in spec["test"].get("suites", []) for c in s.get("cases", [])]
-            hidden = {k for k, case in enumerate(cases, start=1) if case.get("hidden")}
-            found[str(spec["test"].get("name", Path(member).stem))] = hidden
-    return found
-
-
-def student_message(message: str, hidden: set[int]) -> str:
-    """A row's message without what a failed hidden test said (its values, its hints)."""
-
-    def redact(m: re.Match) -> str:
-        number = int(m[1])
-        return f"test {number} (hidden): failed" if number in hidden else m[0]
-
-    return re.sub(
-        r"test (\d+): [^;]*?(?=; test \d+:|; values not|\s\(values not|$)", redact, message
-    )
-
-
 @dataclass
 class Submission:
     """One graded file: who, which assignment, its rows."""
@@ -189,10 +159,6 @@ class GradeFiles:
         self.run = run
         self.chapters = chapters
         self.order = [Path(c["chapter"]).name for c in chapters]
-        self.hidden = {
-            Path(c["chapter"]).name: hidden_cases(Path(assignments) / c["autograder"])
-            for c in chapters
-        }
         self.submissions: list[Submission] = []
         self.owners: dict[str, str] = {}  # per feedback folder, the student id it is for
         for name, fields in (("grades.csv", CSV_FIELDS), ("details.csv", DETAIL_FIELDS)):
@@ -281,13 +247,12 @@ class GradeFiles:
         where = f"{folder}/{_safe(sub.assignment or PurePosixPath(sub.file).stem)}.md"
         score = f"{_number(sub.points)}/{_number(sub.max_points)}"
         title = f"# {sub.assignment or sub.file}: {score} points"
-        hidden = self.hidden.get(sub.assignment, {})
         mine, theirs = [title, "", f"Student: {sub.student}, file: {sub.file}", ""], [title, ""]
         for r in sub.rows:
             score = f"{_number(r.points)}/{_number(r.max_points)}"
             head = f"## {r.exercise or 'the whole file'}: {score}"
             error = getattr(r, "error", "")
-            theirs += [head, "", student_message(r.message, hidden.get(r.exercise, set())), ""]
+            theirs += [head, "", r.shown, ""]
             if error:
                 theirs += [f"Your notebook raised: {error}", ""]
             mine += [head, "", r.message, ""]

@@ -45,11 +45,17 @@ class GradeRow:
     #: The errors the notebook's own cells raised, and their tracebacks (for the teacher).
     error: str = ""
     traceback: str = ""
+    #: What the student may read of ``message``: a failed hidden test case only as
+    #: "test N (hidden): failed" (:func:`_rows`); by default the whole message, which for a
+    #: file that was not scored is the grader's own reason.
+    shown: str | None = None
 
     def __post_init__(self):
+        if self.shown is None:
+            object.__setattr__(self, "shown", self.message)
         # every string here may come from a student (a file name, a value's reason, an
         # error): printable and encodable wherever it is written (:func:`.untrusted.text`)
-        for name in ("student_file", "exercise", "message", "error"):
+        for name in ("student_file", "exercise", "message", "error", "shown"):
             object.__setattr__(self, name, untrusted.text(getattr(self, name)))
         object.__setattr__(self, "traceback", untrusted.text(self.traceback, lines=True))
 
@@ -88,6 +94,32 @@ def read_notebook(data: bytes) -> tuple[nbformat.NotebookNode | None, str | None
 def _first_error(text: str) -> str:
     found = re.findall(r"^\s*((?:[\w.]+(?:Error|Exception)|KeyboardInterrupt)\b.*)$", text, re.M)
     return found[0].strip() if found else "failed"
+
+
+def _messages(test: dict) -> tuple[str, str]:
+    """The teacher's message of one test and the student's: ``ok``, or per failed case its
+    number and the first error it raised, a hidden case only as "test N (hidden): failed".
+
+    Built from the test's cases as data (:func:`.isolated._score`), never by cutting words
+    out of its text, so no hidden message can slip through whatever it holds.
+    """
+    cases = test.get("cases")
+    if not isinstance(cases, list):  # results without cases: the student sees no detail
+        message = _message(test["output"])
+        return message, "ok" if message == "ok" else "failed"
+    failed = [c for c in cases if not c["passed"]]
+    if not failed:
+        return "ok", "ok"
+    mine = [f"test {c['number']}: {_first_error(c['message'])}" for c in failed]
+    theirs = [
+        f"test {c['number']} (hidden): failed" if c["hidden"] else text
+        for c, text in zip(failed, mine, strict=True)
+    ]
+    return _cut("; ".join(mine)), _cut("; ".join(theirs))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _message(output: str) -> str:
@@ -212,16 +244,19 @@ def _rows(name: str, graded: dict[str, float], results: dict) -> list[GradeRow]:
         if test is None:
             rows.append(GradeRow(name, ex, 0, pts, "the grader has no test for this exercise"))
             continue
-        message = _message(test["output"])
+        message, shown = _messages(test)
         if refused and message != "ok":
             message = f"{message} (values not graded: {refused})"[:400]
+            shown = f"{shown} (values not graded: {refused})"[:400]
         if results["claims"].get(ex) and not test["public_passed"]:
-            message = (
+            review = (
                 "REVIEW: the notebook's own check reported this exercise as passed, but its "
                 "public test fails when run outside the student's kernel (was the grader "
-                f"changed in the notebook?); {message}"
+                "changed in the notebook?); "
             )
-        rows.append(GradeRow(name, ex, float(test["score"]), float(test["max_score"]), message))
+            message, shown = review + message, review + shown
+        points, most = float(test["score"]), float(test["max_score"])
+        rows.append(GradeRow(name, ex, points, most, message, shown=shown))
     return rows
 
 
