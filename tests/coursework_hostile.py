@@ -60,6 +60,17 @@ CLASH = "honest "
 WRONG_GUESSES = ("over = np.zeros(3)", "over = bias(m)")
 
 
+#: What the teacher's private hidden test holds, in ``HIDDEN=<course>/hidden`` with
+#: ``<course>`` on the grader's PYTHONPATH; the notebook looks for it there and on sys.path.
+SECRET = "the reference answer is 0.4662, 0.5839"
+WALK_THE_PATH = """\
+import glob, os, sys
+places = sys.path + os.environ.get("PYTHONPATH", "").split(os.pathsep) + ["{course}"]
+found = [open(f).read() for p in places for f in glob.glob(os.path.join(p, "hidden", "*.py"))]
+raise ValueError(f"found {len(found)}: {found}")
+"""
+
+
 def _write(nb, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, path)
@@ -104,7 +115,14 @@ def _submissions(assignments: Path, folder: Path) -> dict:
         path = folder / "guesser" / (AT if k == 0 else f"{OVER_STEM}-{k + 1}.ipynb")
         _write(guess, path)
         os.utime(path, ns=(10**18 + k * 10**9,) * 2)  # in the order written
-    return {"links": links}
+    # the teacher's course folder, on the grader's PYTHONPATH: a notebook that walks sys.path
+    # (and knows where the folder is) prints whatever it finds into its own feedback
+    course = folder.parent / "teacher-course"
+    (course / "hidden").mkdir(parents=True)
+    (course / "hidden" / "ex-mini-over.py").write_text(f"# {SECRET}\n")
+    walker = WALK_THE_PATH.replace("{course}", str(course))
+    _write(lean(notebook(assignments, "student", walker)), folder / "pathwalker" / AT)
+    return {"links": links, "course": str(course)}
 
 
 def _read(path: Path) -> list[dict]:
@@ -124,9 +142,17 @@ def hostile_batch(factory: pytest.TempPathFactory) -> dict:
             problem = sandbox.probe()
             assert problem is None, f"no sandbox on this machine: {problem}"
             made = _submissions(assignments, folder / "submissions")
-            _, summary = grade_submissions(
-                folder / "submissions", assignments, folder / "grades", 240, 2, Limits()
-            )
+            before = os.environ.get("PYTHONPATH")
+            os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [made["course"], before]))
+            try:
+                _, summary = grade_submissions(
+                    folder / "submissions", assignments, folder / "grades", 240, 2, Limits()
+                )
+            finally:
+                if before is None:
+                    del os.environ["PYTHONPATH"]
+                else:
+                    os.environ["PYTHONPATH"] = before
             (folder / "batch.json").write_text(json.dumps({**made, "summary": summary}))
     found = json.loads((folder / "batch.json").read_text())
     grades = folder / "grades"

@@ -7,9 +7,11 @@ where a batch is not needed (the file reader, the string cleaner, the cleanup of
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nbformat
 import pytest
-from coursework_hostile import ANSI_LINE, AT, CLASH, FORMULA, LONG, hostile_batch
+from coursework_hostile import ANSI_LINE, AT, CLASH, FORMULA, LONG, SECRET, hostile_batch
 from coursework_mini import OVER_STEM
 
 from clfcourse import untrusted
@@ -315,3 +317,38 @@ def test_the_students_text_comes_from_the_cases_as_data():
     assert _messages({"output": "x - 1 result:\n  Test case failed\n  ValueError: secret"})[1] == (
         "failed"
     )
+
+
+def test_no_folder_of_the_teachers_pythonpath_is_in_the_sandbox(batch):
+    """Was: every absolute PYTHONPATH entry was bound into the sandbox and named in its
+    PYTHONPATH, so hidden tests kept under one were read back through the feedback."""
+    note = (batch["run"] / "teacher" / "pathwalker" / f"{OVER_STEM}.md").read_text()
+    assert "ValueError: found 0: []" in note, note
+    for path in batch["run"].rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+    assert batch["rows"]["honest"]["points"] == "2"
+
+
+def test_grading_refuses_hidden_tests_a_sandbox_could_read(tmp_path, capsys):
+    """HIDDEN (or the assignments) under a folder the sandbox binds: exit 2 before any
+    notebook runs, naming the folder."""
+    import json
+
+    from clfcourse import sandbox
+    from clfcourse.__main__ import main
+
+    inside = Path(sandbox.library()[0]) / "clfcourse"  # a folder every sandbox reads
+    (tmp_path / "assignments").mkdir()
+    manifest = {"chapters": [], "hidden": str(inside)}
+    (tmp_path / "assignments" / "manifest.json").write_text(json.dumps(manifest))
+    (tmp_path / "subs").mkdir()
+    args = ["grade", str(tmp_path / "subs"), "--assignments", str(tmp_path / "assignments")]
+    assert main([*args, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"the hidden tests ({inside}) are inside {sandbox.library()[0]}" in err, err
+    assert len(err.strip().splitlines()) == 1
+    manifest["hidden"] = str(tmp_path)  # outside every bound folder
+    (tmp_path / "assignments" / "manifest.json").write_text(json.dumps(manifest))
+    assert main([*args, "--out", str(tmp_path / "out")]) == 0
+    assert sandbox.exposed(tmp_path) is None and sandbox.exposed("/usr/lib") == "/usr"

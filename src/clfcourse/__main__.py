@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .generate import write_assignments
-from .grading import NoSandbox, grade_submissions
+from .grading import Exposed, NoSandbox, grade_submissions
 from .runner import Limits
 from .sandbox import UNSAFE_FLAG
 
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             args.unsafe_no_sandbox,
             args.pick,
         )
-    except NoSandbox as exc:
+    except (NoSandbox, Exposed) as exc:
         print(exc, file=sys.stderr)
         return 2
     except Exception as exc:  # the run's folder and summary.txt say it failed; nothing current

@@ -79,6 +79,26 @@ class NoSandbox(RuntimeError):
     """No sandbox can be made here, and the teacher did not accept running without one."""
 
 
+class Exposed(ValueError):
+    """The hidden tests or the assignments lie where a sandboxed notebook can read them."""
+
+
+def check_private(assignments: Path) -> None:
+    """Refuse to grade when the assignments (teacher notebooks, zips) or the teacher's hidden
+    tests (``manifest.json``'s ``hidden``) are inside a folder the sandbox binds: every
+    notebook could read them and print them into its own feedback."""
+    manifest = json.loads((assignments / "manifest.json").read_text())
+    private = [("the assignments", assignments)]
+    if manifest.get("hidden"):
+        private.append(("the hidden tests", Path(manifest["hidden"])))
+    for what, path in private:
+        if path.exists() and (bound := sandbox.exposed(path)):
+            raise Exposed(
+                f"{what} ({path}) are inside {bound}, which every submission's sandbox can "
+                "read: move them out of it"
+            )
+
+
 def read_notebook(data: bytes) -> tuple[nbformat.NotebookNode | None, str | None]:
     """A submitted file's bytes as a notebook, or None and why it is not one."""
     try:
@@ -405,6 +425,8 @@ def grade_submissions(
             f"no sandbox for the students' code ({why}); install bubblewrap, or pass "
             f"{sandbox.UNSAFE_FLAG} (make grade UNSAFE_NO_SANDBOX=1) to run it with your rights"
         )
+    if sandboxed:
+        check_private(Path(assignments))
 
     # read before any submission runs: a submission could rewrite the zips or the grader
     used = {id(c) for k, c in enumerate(of) if c is not None and k not in extra}

@@ -170,7 +170,13 @@ def _read_written(path: Path, cap: int) -> bytes | None:
 
 def _environment(home: str, boxed: bool) -> dict:
     """The environment of a submission's run: no variable of the grader's inside a sandbox."""
-    library = [_LIBRARY, *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+    # in a sandbox the library's folders alone (:func:`.sandbox.library`): no other folder of
+    # the grader's PYTHONPATH is bound there, and none is named
+    library = (
+        sandbox.library()
+        if boxed
+        else [_LIBRARY, *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+    )
     base = (
         {
             "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin", "/bin"]),

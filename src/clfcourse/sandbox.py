@@ -20,6 +20,7 @@ through ``bwrap``. :func:`probe` tells whether such a sandbox can be made on thi
 from __future__ import annotations
 
 import fcntl
+import importlib.util
 import os
 import shutil
 import stat
@@ -45,17 +46,43 @@ def _bwrap() -> str | None:
     )
 
 
+def library() -> list[str]:
+    """The folders that hold the packages a submission's processes import from outside the
+    venv: this package's and the ``clfmetrics`` library's (found, not imported).
+
+    Nothing else of the grader's ``PYTHONPATH``: a teacher's folder listed there (their
+    course, their hidden tests) would be readable by every notebook.
+    """
+    found = [str(Path(__file__).resolve().parents[1])]
+    spec = importlib.util.find_spec("clfmetrics")
+    if spec is not None and spec.origin:
+        found.append(str(Path(spec.origin).resolve().parents[1]))
+    return list(dict.fromkeys(found))
+
+
 def _read_only() -> list[str]:
     """The host paths a submission may read: the system, the interpreter, the venv, the library."""
-    library = str(Path(__file__).resolve().parents[2])
-    paths = [*_SYSTEM, sys.base_prefix, sys.prefix, library]
-    paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p)]
+    paths = [*_SYSTEM, sys.base_prefix, sys.prefix, *library()]
     paths += [os.path.realpath(p) for p in list(paths)]
     found = []
     for path in paths:
         if os.path.exists(path) and path not in found:
             found.append(path)
     return found
+
+
+def readable() -> list[str]:
+    """Every host path a submission can read in its sandbox (its ``/tmp`` and scratch aside)."""
+    return _read_only()
+
+
+def exposed(path: Path | str) -> str | None:
+    """The sandbox-readable path that ``path`` is inside of (it or a parent), else None."""
+    real = os.path.realpath(path)
+    for bound in readable():
+        if os.path.commonpath([real, os.path.realpath(bound)]) == os.path.realpath(bound):
+            return bound
+    return None
 
 
 @dataclass(frozen=True)
