@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .generate import write_assignments
-from .grading import Exposed, NoSandbox, grade_submissions
+from .grading import Exposed, NoSandbox, Unbounded, grade_submissions
 from .runner import Limits
 from .sandbox import UNSAFE_FLAG
 
@@ -59,6 +59,15 @@ def main(argv: list[str] | None = None) -> int:
         "--output-mb", type=float, default=defaults.output_mb, help="cell output per notebook"
     )
     grade.add_argument(
+        "--total-memory-mb",
+        type=int,
+        default=defaults.total_memory_mb,
+        help="memory of a notebook's processes together, its /tmp included (a cgroup)",
+    )
+    grade.add_argument(
+        "--tmp-mb", type=int, default=defaults.tmp_mb, help="size of a notebook's /tmp"
+    )
+    grade.add_argument(
         UNSAFE_FLAG,
         action="store_true",
         help="when no bubblewrap sandbox can be made, run the students' code with your rights",
@@ -100,7 +109,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no {assignments / 'manifest.json'}: run make assignments first", file=sys.stderr)
         return 2
     limits = Limits(
-        memory_mb=args.memory_mb, cpu_seconds=args.cpu_seconds, output_mb=args.output_mb
+        memory_mb=args.memory_mb,
+        cpu_seconds=args.cpu_seconds,
+        output_mb=args.output_mb,
+        total_memory_mb=args.total_memory_mb,
+        tmp_mb=args.tmp_mb,
     )
     try:
         _, summary = grade_submissions(
@@ -113,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             args.unsafe_no_sandbox,
             args.pick,
         )
-    except (NoSandbox, Exposed) as exc:
+    except (NoSandbox, Exposed, Unbounded) as exc:
         print(exc, file=sys.stderr)
         return 2
     except Exception as exc:  # the run's folder and summary.txt say it failed; nothing current

@@ -27,7 +27,7 @@ from . import sandbox, untrusted
 from .exercises import chapter_of
 from .gradebook import GradeFiles, attach_errors, student_id
 from .inputs import chapter_imports, load_tests
-from .runner import Limits, fingerprint, given_data, run_isolated
+from .runner import Limits, fingerprint, given_data, groups_available, run_isolated
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,10 @@ def load_manifest(assignments: Path) -> list[dict]:
 
 class NoSandbox(RuntimeError):
     """No sandbox can be made here, and the teacher did not accept running without one."""
+
+
+class Unbounded(RuntimeError):
+    """Several notebooks at once, where nothing keeps one from starving the others."""
 
 
 class Exposed(ValueError):
@@ -427,6 +431,11 @@ def grade_submissions(
         )
     if sandboxed:
         check_private(Path(assignments))
+    if jobs > 1 and (why := groups_available()):
+        raise Unbounded(
+            f"--jobs {jobs} needs a cgroup per submission to keep one notebook's memory, "
+            f"processes and CPU from its neighbours' ({why}): grade with --jobs 1, or as root"
+        )
 
     # read before any submission runs: a submission could rewrite the zips or the grader
     used = {id(c) for k, c in enumerate(of) if c is not None and k not in extra}

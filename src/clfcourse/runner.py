@@ -25,7 +25,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import execute, isolated, sandbox, scoring, untrusted
+from . import cgroups, execute, isolated, sandbox, scoring, untrusted
 from .gradebook import cell_errors
 from .inputs import chapter_givens, names_read
 from .scoring import kill_tree
@@ -40,7 +40,9 @@ class Limits:
 
     ``memory_mb`` of address space and ``cpu_seconds`` of CPU time per process, at most
     ``processes`` more processes and threads than the user already runs, files up to ``file_mb``,
-    and at most ``output_mb`` of cell output before the run is stopped.
+    and at most ``output_mb`` of cell output before the run is stopped. Where a cgroup can be
+    made (:func:`.cgroups.probe`), the submission's processes together also get at most
+    ``total_memory_mb``, ``processes`` tasks and ``cpus`` cores.
     """
 
     memory_mb: int = 4096
@@ -48,6 +50,64 @@ class Limits:
     processes: int = 256
     file_mb: int = 64
     output_mb: float = 16
+    #: Memory of all of a submission's processes together, its ``/tmp`` included (a
+    #: :mod:`.cgroups` group, where one can be made), and the size of that ``/tmp``.
+    total_memory_mb: int = 4096
+    tmp_mb: int = 512
+    #: The CPU share of all of a submission's processes together (cores), with a group.
+    cpus: float = 1.0
+
+
+def _scratch(prefix: str):
+    """A scratch folder, removed on every way out without recursion (however deep a
+    submission nested its folders: :func:`.untrusted.remove_tree`)."""
+    return _Scratch(tempfile.mkdtemp(prefix=prefix))
+
+
+class _Scratch:
+    def __init__(self, path: str):
+        self.path = path
+
+    def __enter__(self) -> str:
+        return self.path
+
+    def __exit__(self, *exc) -> None:
+        untrusted.remove_tree(self.path)
+
+
+_GROUPS: list = []
+
+
+def groups_available() -> str | None:
+    """``None`` when each submission gets a cgroup of its own here, else why not (once)."""
+    if not _GROUPS:
+        _GROUPS.append(cgroups.probe())
+    return _GROUPS[0]
+
+
+@contextlib.contextmanager
+def _group(limits: Limits):
+    """The submission's cgroup (:mod:`.cgroups`), or None where none can be made."""
+    if groups_available() is not None:
+        yield None
+        return
+    group = cgroups.make(limits.total_memory_mb, limits.processes, limits.cpus)
+    try:
+        yield group
+    finally:
+        group.remove()
+
+
+def _joined(preexec, group):
+    """``preexec``, after moving the child into ``group`` (before it runs anything)."""
+    if group is None:
+        return preexec
+
+    def apply() -> None:
+        group.join()
+        preexec()
+
+    return apply
 
 
 def _run(cmd: list[str], cwd: Path, env: dict, preexec, timeout: float, out: Path, log: Path):
@@ -230,20 +290,31 @@ def _execute(notebook: bytes, names, stem, timeout, limits, box, tmp: Path):
     cmd = execute.command(sys.executable, notebook_in, names, values_out, limits.output_mb)
     if box is not None:
         box.prepare(scratch)
-        cmd = box.wrap(cmd, scratch)
+        cmd = box.wrap(cmd, scratch, tmp_mb=limits.tmp_mb)
     preexec = isolated.limits(
         limits.memory_mb, limits.cpu_seconds, limits.processes, limits.file_mb, box and box.uid
     )
     log = tmp / "execute.log"
-    code = _run(
-        cmd,
-        scratch,
-        _environment(home, box is not None),
-        preexec,
-        timeout,
-        log,
-        log.with_suffix(".err"),
-    )
+    with _group(limits) as group:
+        code = _run(
+            cmd,
+            scratch,
+            _environment(home, box is not None),
+            _joined(preexec, group),
+            timeout,
+            log,
+            log.with_suffix(".err"),
+        )
+        starved = group is not None and group.out_of_memory()
+    if starved:
+        return (
+            None,
+            None,
+            (
+                f"stopped: its processes together used more than {limits.total_memory_mb:g} MB "
+                "of memory (its /tmp included)"
+            ),
+        )
     if code is None:
         return None, None, f"timed out after {timeout:g} s"
     if code > 128:  # bwrap reports a signal as 128 + its number
@@ -270,7 +341,7 @@ def _score_values(values, tests, context, timeout, limits, box, tmp: Path):
         scratch.mkdir()
         (scratch / "values.json").write_bytes(values or b"{}")
         box.prepare(scratch)
-        worker = box.wrap([*worker, f"{sandbox.HOME}/values.json"], scratch)
+        worker = box.wrap([*worker, f"{sandbox.HOME}/values.json"], scratch, tmp_mb=limits.tmp_mb)
     else:
         worker.append(str(clean / "values.json"))
     context = {**context, "worker": worker, "uid": box and box.uid}
@@ -320,7 +391,7 @@ def given_data(
     needed = names_read(tests)
     names = [n for n in needed if n not in imports]
     given = set(chapter_givens(teacher))
-    with tempfile.TemporaryDirectory(prefix="clfmetrics-teacher-") as tmp, _box(sandboxed) as box:
+    with _scratch("clfmetrics-teacher-") as tmp, _box(sandboxed) as box:
         nb = nbformat.read(teacher, as_version=4)
         nb.cells = [c for c in nb.cells if not otters(c)]
         data = nbformat.writes(nb).encode()
@@ -379,7 +450,7 @@ def run_isolated(
         "imports": {k: v for k, v in (imports or {}).items() if k in needed},
         "givens": givens or {},
     }
-    with tempfile.TemporaryDirectory(prefix="clfmetrics-grade-") as tmp, _box(sandboxed) as box:
+    with _scratch("clfmetrics-grade-") as tmp, _box(sandboxed) as box:
         tmp = Path(tmp)
         changed = _changed(files, fingerprint(modules))
         if changed:

@@ -92,11 +92,13 @@ class Sandbox:
     bwrap: str
     uid: int | None = None
 
-    def wrap(self, cmd: list[str], scratch: Path, extra: tuple[str, ...] = ()) -> list[str]:
+    def wrap(
+        self, cmd: list[str], scratch: Path, extra: tuple[str, ...] = (), tmp_mb: int = 512
+    ) -> list[str]:
         """``cmd`` to run inside the sandbox with ``scratch`` as its writable ``HOME``.
 
         ``extra`` are host files (such as the values a worker reads) bound read-only at the
-        same path.
+        same path; ``/tmp`` is a memory-backed folder of at most ``tmp_mb``.
         """
         args = [self.bwrap, "--die-with-parent", "--new-session"]
         args += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts"]
@@ -105,7 +107,8 @@ class Sandbox:
             args += ["--unshare-user", "--uid", "65534", "--gid", "65534"]
         # A private /tmp first: what is bound below (a venv or a clone under /tmp) goes on top of
         # it and stays visible, where a tmpfs mounted last would hide it.
-        args += ["--perms", "1777", "--tmpfs", "/tmp"]
+        # sized, else a notebook filling it takes the machine's memory (bubblewrap >= 0.5)
+        args += ["--perms", "1777", "--size", str(tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
         binds = [("--ro-bind", path, path) for path in [*_read_only(), *extra]]
         binds.append(("--bind", str(scratch), HOME))
         bound: list[str] = []
