@@ -60,6 +60,25 @@ if all(code == 0 for code in codes):
     {RIGHT}
 """
 
+#: Forks sleeping children, up to 300: past 100 only if neither the process cap nor the
+#: group's pids.max binds (45 tasks); the honest notebook graded beside it still starts.
+FORK_BOMB = f"""\
+import os, time
+forked = 0
+for _ in range(300):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(10)
+        os._exit(0)
+    forked += 1
+if forked >= 100:
+    {RIGHT}
+raise RuntimeError(f"forked {{forked}}")
+"""
+
 #: A chain of 1,200 folders (shutil.rmtree's recursion ends near 1,000) under the scratch
 #: folder, a marker at its bottom; the answer is wrong, the chain is the attack.
 DEEP = """\
@@ -91,7 +110,8 @@ def bounds_batch(factory: pytest.TempPathFactory) -> dict:
             nb = lean(notebook(assignments, "teacher"))
             (submissions / "honest").mkdir(parents=True)
             nbformat.write(nb, submissions / "honest" / AT)
-            for student, code in (("tmpfill", TMP_FILL), ("memory", MEMORY), ("deep", DEEP)):
+            attacks = {"tmpfill": TMP_FILL, "memory": MEMORY, "forks": FORK_BOMB, "deep": DEEP}
+            for student, code in attacks.items():
                 (submissions / student).mkdir()
                 nb = lean(notebook(assignments, "student", code))
                 nbformat.write(nb, submissions / student / AT)

@@ -52,6 +52,15 @@ def test_a_submissions_processes_share_one_memory_bound(batch):
     assert f"together used more than {LIMITS.total_memory_mb} MB" in row["message"], row
 
 
+def test_a_fork_bomb_is_capped_and_its_neighbour_graded(batch):
+    """At --jobs 2 the honest notebook runs beside it (and keeps 2/2, above)."""
+    row = batch["rows"]["forks"]
+    assert row["points"] == "0", row
+    note = (batch["run"] / "teacher" / "forks" / f"{OVER_STEM}.md").read_text()
+    forked = int(note.split("RuntimeError: forked ")[1].split()[0])
+    assert 0 < forked < LIMITS.processes, note
+
+
 def test_a_deep_chain_of_folders_is_cleaned_up(batch):
     """Was: shutil.rmtree raised RecursionError on 1,200 nested folders: the scratch folder
     stayed behind with its payload, and the file's row said the grader failed."""
@@ -145,3 +154,33 @@ def test_jobs_above_one_are_refused_without_groups(tmp_path, monkeypatch):
         grade_submissions(tmp_path / "in", tmp_path / "a", tmp_path / "out", jobs=2)
     grade_submissions(tmp_path / "in", tmp_path / "a", tmp_path / "out", jobs=1)
     assert Path(tmp_path / "out" / "latest").exists()
+
+
+def test_one_deadline_for_running_and_scoring(monkeypatch):
+    """Was: scoring got max(left, 30) s of its own, and the functions the tests call (student
+    code, in the sandbox's worker) ran in it: 76 s under a 60 s limit, with full points."""
+    import time
+
+    from clfcourse import isolated, runner
+
+    files = [isolated.__file__]
+    seen = []
+
+    def slow(*args):
+        time.sleep(1.5)
+        return b"{}", None, None
+
+    def score(values, tests, context, timeout, *rest):
+        seen.append(timeout)
+        return None, "timed out while its values were graded"
+
+    monkeypatch.setattr(runner, "_execute", slow)
+    monkeypatch.setattr(runner, "_score_values", score)
+    found = runner.fingerprint(files)
+    args = ({}, "mini")
+    kwargs = {"files": found, "modules": files, "sandboxed": False}
+    assert runner.run_isolated(b"{}", *args, 1, **kwargs) == (None, "timed out after 1 s")
+    assert seen == []  # no time left: nothing scored
+    problem = runner.run_isolated(b"{}", *args, 4, **kwargs)[1]
+    assert problem == "timed out after 4 s, while its values were graded"
+    assert len(seen) == 1 and seen[0] < 4 - 1.5, seen

@@ -350,9 +350,11 @@ def _score_values(values, tests, context, timeout, limits, box, tmp: Path):
     env = {**_environment(str(clean), False), "TMPDIR": str(clean)}
     capped = (limits.memory_mb, 120, 64, limits.file_mb)
     result, log = clean / "score.json", clean / "score.log"
-    code = scoring.run_forked(argv, clean, env, capped, max(timeout, 30), result, log)
+    # what is left of the notebook's one deadline: the functions the tests call run in the
+    # sandbox's worker, student code again, so scoring gets no time of its own
+    code = scoring.run_forked(argv, clean, env, capped, timeout, result, log)
     if code is None:
-        return None, f"timed out after {timeout:g} s while its values were graded"
+        return None, "timed out while its values were graded"
     if code != 0:
         return None, f"its values could not be graded: {_tail(log)}"
     return json.loads(result.read_text()), None
@@ -462,7 +464,11 @@ def run_isolated(
         if changed:
             return None, f"REVIEW: a file of the grader changed while it ran ({changed})"
         left = timeout - (time.monotonic() - started)
+        if left <= 0:  # one deadline for running the notebook and scoring its values
+            return None, f"timed out after {timeout:g} s"
         results, problem = _score_values(values, tests, context, left, limits, box, tmp)
+        if problem == "timed out while its values were graded":
+            problem = f"timed out after {timeout:g} s, while its values were graded"
         if results is None:
             return None, problem
         changed = _changed(files, fingerprint(modules))
