@@ -352,3 +352,32 @@ def test_grading_refuses_hidden_tests_a_sandbox_could_read(tmp_path, capsys):
     (tmp_path / "assignments" / "manifest.json").write_text(json.dumps(manifest))
     assert main([*args, "--out", str(tmp_path / "out")]) == 0
     assert sandbox.exposed(tmp_path) is None and sandbox.exposed("/usr/lib") == "/usr"
+
+
+def test_a_teacher_notebook_that_does_not_run_leaves_nothing_current(tmp_path, monkeypatch):
+    """The run fails before any submission is graded: it says so, and the earlier run's
+    copies and ``latest`` are gone (the earlier run itself is kept in runs/)."""
+    import json
+
+    from clfcourse import grading
+    from clfcourse.__main__ import main
+
+    (tmp_path / "a").mkdir()
+    chapter = {"chapter": "chapters/mini", "autograder": "autograder/mini.zip", "exercises": []}
+    (tmp_path / "a" / "manifest.json").write_text(json.dumps({"chapters": [chapter]}))
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "mini.ipynb").write_text("{}")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "grades.csv").write_text("an earlier run's\n")
+    (tmp_path / "out" / "latest").symlink_to("runs")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the teacher notebook mini.ipynb did not run")
+
+    monkeypatch.setattr(grading, "prepare", broken)
+    args = ["grade", str(tmp_path / "in"), "--assignments", str(tmp_path / "a")]
+    assert main([*args, "--out", str(tmp_path / "out"), "--unsafe-no-sandbox"]) == 1
+    assert not (tmp_path / "out" / "grades.csv").exists()
+    assert not (tmp_path / "out" / "latest").is_symlink()
+    summary = (tmp_path / "out" / "summary.txt").read_text()
+    assert "failed before it finished (RuntimeError: the teacher notebook" in summary

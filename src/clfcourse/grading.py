@@ -437,15 +437,20 @@ def grade_submissions(
             f"processes and CPU from its neighbours' ({why}): grade with --jobs 1, or as root"
         )
 
-    # read before any submission runs: a submission could rewrite the zips or the grader
-    used = {id(c) for k, c in enumerate(of) if c is not None and k not in extra}
-    prepared = {
-        c["autograder"]: prepare(Path(assignments), c, max(timeout, 300), None, sandboxed)
-        for c in chapters
-        if id(c) in used
-    }
-    modules = sorted({m for p in prepared.values() for m in p.modules})
-    grader = fingerprint(modules or None)
+    written = GradeFiles(out, assignments, chapters)  # this run's folder (see .gradebook)
+    try:
+        # read before any submission runs: a submission could rewrite the zips or the grader
+        used = {id(c) for k, c in enumerate(of) if c is not None and k not in extra}
+        prepared = {
+            c["autograder"]: prepare(Path(assignments), c, max(timeout, 300), None, sandboxed)
+            for c in chapters
+            if id(c) in used
+        }
+        modules = sorted({m for p in prepared.values() for m in p.modules})
+        grader = fingerprint(modules or None)
+    except BaseException as exc:  # a teacher notebook that does not run: nothing current
+        written.fail(f"{type(exc).__name__}: {exc}")
+        raise
     # every submission checks the same files, whatever its chapter's scorer loads
     prepared = {k: p._replace(modules=modules) for k, p in prepared.items()}
 
@@ -474,7 +479,6 @@ def grade_submissions(
 
     rows: list[GradeRow] = []
     problems: dict[str, str] = {}
-    written = GradeFiles(out, assignments, chapters)  # this run's folder (see .gradebook)
     try:
         # each notebook runs in its own processes; threads only wait for them
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
