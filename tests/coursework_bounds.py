@@ -3,7 +3,8 @@
 Each attack is a submission of the mini chapter (``coursework_mini.OVER``) that earns the
 points only if its bound fails (it sets the right answer once it got past the bound), graded
 two at a time beside an honest notebook that must keep its 2/2 under the same small limits:
-``/tmp`` of 32 MB, 600 MB for all of a submission's processes together, 45 tasks. The
+``/tmp`` of 32 MB, a home folder of 64 MB, 600 MB for all of a submission's processes
+together, 45 tasks. The
 payloads stay small (at most a few hundred MB of memory, 100 MB of ``/tmp``), so the tests
 endanger no machine that runs them.
 """
@@ -26,7 +27,7 @@ from clfcourse import Limits, grade_submissions, sandbox
 AT = f"{OVER_STEM}.ipynb"
 RIGHT = "over = bias(m) - prevalence(m)"
 #: The limits of the batch (each far below what a machine has).
-LIMITS = Limits(memory_mb=1024, total_memory_mb=600, tmp_mb=32, processes=45)
+LIMITS = Limits(memory_mb=1024, total_memory_mb=600, tmp_mb=32, home_mb=64, processes=45)
 
 #: Fills /tmp in 1 MB writes: past 40 MB only if /tmp is not bounded at 32 MB.
 TMP_FILL = f"""\
@@ -79,6 +80,23 @@ if forked >= 100:
 raise RuntimeError(f"forked {{forked}}")
 """
 
+#: Files of 8 MB (each under the 64 MB file-size limit) in its home folder, up to 160 MB:
+#: past 100 MB only if that folder is not bounded (at 64 MB, in memory, off the host's disk).
+DISK_FILL = f"""\
+written, why = 0, "no error"
+try:
+    for k in range(20):
+        with open(f"fill-{{k}}", "wb") as f:
+            for _ in range(8):
+                f.write(b"x" * 2**20)
+                written += 1
+except OSError as exc:
+    why = exc.strerror
+if written >= 100:
+    {RIGHT}
+raise RuntimeError(f"wrote {{written}} MB to its home folder: {{why}}")
+"""
+
 #: A chain of 1,200 folders (shutil.rmtree's recursion ends near 1,000) under the scratch
 #: folder, a marker at its bottom; the answer is wrong, the chain is the attack.
 DEEP = """\
@@ -111,6 +129,7 @@ def bounds_batch(factory: pytest.TempPathFactory) -> dict:
             (submissions / "honest").mkdir(parents=True)
             nbformat.write(nb, submissions / "honest" / AT)
             attacks = {"tmpfill": TMP_FILL, "memory": MEMORY, "forks": FORK_BOMB, "deep": DEEP}
+            attacks["diskfill"] = DISK_FILL
             for student, code in attacks.items():
                 (submissions / student).mkdir()
                 nb = lean(notebook(assignments, "student", code))

@@ -44,6 +44,16 @@ def test_tmp_is_bounded(batch):
     ), note
 
 
+def test_the_home_folder_is_bounded_and_off_the_disk(batch):
+    """Was: the scratch folder was a folder on the host's disk, and RLIMIT_FSIZE caps one
+    file, not the total: a notebook filled the disk, still got 2/2, and the next students
+    got "No space left on device"."""
+    row = batch["rows"]["diskfill"]
+    assert row["points"] == "0", row
+    # the full folder also leaves no room for the run's own outputs: that is the row's reason
+    assert row["message"].endswith("No space left on device"), row
+
+
 def test_a_submissions_processes_share_one_memory_bound(batch):
     """Was: RLIMIT_AS bounds each process: five children of 150 MB under 1,024 MB each held
     750 MB together (the red team's held 4.37 GB under --memory-mb 1024, and scored)."""
@@ -63,7 +73,9 @@ def test_a_fork_bomb_is_capped_and_its_neighbour_graded(batch):
 
 def test_a_deep_chain_of_folders_is_cleaned_up(batch):
     """Was: shutil.rmtree raised RecursionError on 1,200 nested folders: the scratch folder
-    stayed behind with its payload, and the file's row said the grader failed."""
+    stayed behind with its payload, and the file's row said the grader failed. The chain
+    is now made in the sandbox's memory-backed home and goes with it; what is left on the
+    host is removed without recursion (``test_remove_tree_needs_no_recursion``)."""
     row = batch["rows"]["deep"]
     assert row["points"] == "0" and "test 2: AssertionError" in row["message"], row
     assert batch["left"] == [], batch["left"]
@@ -184,3 +196,20 @@ def test_one_deadline_for_running_and_scoring(monkeypatch):
     problem = runner.run_isolated(b"{}", *args, 4, **kwargs)[1]
     assert problem == "timed out after 4 s, while its values were graded"
     assert len(seen) == 1 and seen[0] < 4 - 1.5, seen
+
+
+def test_the_outputs_leave_through_a_descriptor_as_data(tmp_path):
+    """execute.emit hands back regular files only (a folder or a link is a missing value)."""
+    from clfcourse import execute
+
+    out = tmp_path / ".values.json"
+    out.write_bytes(b'{"values": {}}')
+    sink = tmp_path / "emitted"
+    execute.emit(out, os.open(sink, os.O_WRONLY | os.O_CREAT), 100)
+    assert execute.received(sink.read_bytes()) == (b'{"values": {}}', None)
+    out.unlink()
+    out.mkdir()
+    (tmp_path / ".values.ipynb").symlink_to("/etc/passwd")
+    execute.emit(out, os.open(sink, os.O_WRONLY | os.O_TRUNC), 100)
+    assert execute.received(sink.read_bytes()) == (None, None)
+    assert execute.received(b"\x00" * 8 + b"\x00\x00") == (b"", None)  # cut short: missing

@@ -68,6 +68,12 @@ def main(argv: list[str] | None = None) -> int:
         "--tmp-mb", type=int, default=defaults.tmp_mb, help="size of a notebook's /tmp"
     )
     grade.add_argument(
+        "--home-mb",
+        type=int,
+        default=defaults.home_mb,
+        help="size of a notebook's home (scratch) folder, in memory",
+    )
+    grade.add_argument(
         UNSAFE_FLAG,
         action="store_true",
         help="when no bubblewrap sandbox can be made, run the students' code with your rights",
@@ -114,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         output_mb=args.output_mb,
         total_memory_mb=args.total_memory_mb,
         tmp_mb=args.tmp_mb,
+        home_mb=args.home_mb,
     )
     try:
         _, summary = grade_submissions(

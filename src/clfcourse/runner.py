@@ -54,6 +54,9 @@ class Limits:
     #: :mod:`.cgroups` group, where one can be made), and the size of that ``/tmp``.
     total_memory_mb: int = 4096
     tmp_mb: int = 512
+    #: The size of the notebook's memory-backed home folder in the sandbox (its scratch
+    #: folder: nothing a sandboxed notebook writes reaches the host's disk).
+    home_mb: int = 1024
     #: The CPU share of all of a submission's processes together (cores), with a group.
     cpus: float = 1.0
 
@@ -110,7 +113,16 @@ def _joined(preexec, group):
     return apply
 
 
-def _run(cmd: list[str], cwd: Path, env: dict, preexec, timeout: float, out: Path, log: Path):
+def _run(
+    cmd: list[str],
+    cwd: Path,
+    env: dict,
+    preexec,
+    timeout: float,
+    out: Path,
+    log: Path,
+    pass_fds: tuple[int, ...] = (),
+):
     """Run ``cmd`` with ``preexec`` (its limits); its return code, or None when out of time."""
     with open(out, "wb") as stdout, open(log, "wb") as stderr:
         proc = subprocess.Popen(
@@ -121,6 +133,7 @@ def _run(cmd: list[str], cwd: Path, env: dict, preexec, timeout: float, out: Pat
             stdout=stdout,
             stderr=stderr,
             preexec_fn=preexec,
+            pass_fds=pass_fds,
         )
         try:
             return proc.wait(timeout=max(timeout, 1))
@@ -287,25 +300,37 @@ def _execute(notebook: bytes, names, stem, timeout, limits, box, tmp: Path):
     (scratch / f"{stem}.ipynb").write_bytes(notebook)
     home = sandbox.HOME if box else str(scratch)
     notebook_in, values_out = f"{home}/{stem}.ipynb", f"{home}/.values.json"
-    cmd = execute.command(sys.executable, notebook_in, names, values_out, limits.output_mb)
+    # each of the two outputs, so that both fit the file-size limit of the step writing them
+    cap = limits.file_mb * 1024 * 1024 // 2 - 16
+    emitted, fd = tmp / "emitted", None
+    if box is not None:  # a memory-backed HOME: the outputs leave through a descriptor
+        fd = os.open(emitted, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    cmd = execute.command(sys.executable, notebook_in, names, values_out, limits.output_mb, fd, cap)
     if box is not None:
         box.prepare(scratch)
-        cmd = box.wrap(cmd, scratch, tmp_mb=limits.tmp_mb)
+        files = [p for p in scratch.rglob("*") if p.is_file() and not p.is_symlink()]
+        inputs = tuple(p.relative_to(scratch).as_posix() for p in files)
+        cmd = box.wrap(cmd, scratch, tmp_mb=limits.tmp_mb, home_mb=limits.home_mb, inputs=inputs)
     preexec = isolated.limits(
         limits.memory_mb, limits.cpu_seconds, limits.processes, limits.file_mb, box and box.uid
     )
     log = tmp / "execute.log"
-    with _group(limits) as group:
-        code = _run(
-            cmd,
-            scratch,
-            _environment(home, box is not None),
-            _joined(preexec, group),
-            timeout,
-            log,
-            log.with_suffix(".err"),
-        )
-        starved = group is not None and group.out_of_memory()
+    try:
+        with _group(limits) as group:
+            code = _run(
+                cmd,
+                scratch,
+                _environment(home, box is not None),
+                _joined(preexec, group),
+                timeout,
+                log,
+                log.with_suffix(".err"),
+                () if fd is None else (fd,),
+            )
+            starved = group is not None and group.out_of_memory()
+    finally:
+        if fd is not None:
+            os.close(fd)
     if starved:
         return (
             None,
@@ -321,11 +346,14 @@ def _execute(notebook: bytes, names, stem, timeout, limits, box, tmp: Path):
         code = -(code - 128)
     if code != 0:
         return None, None, _why(code, limits, log.with_suffix(".err"))
-    cap = limits.file_mb * 1024 * 1024
-    values = _read_written(scratch / ".values.json", cap)
+    if box is not None:
+        values, executed = execute.received(_read_written(emitted, 2 * cap + 16) or b"")
+    else:
+        values = _read_written(scratch / ".values.json", cap)
+        executed = _read_written(scratch / ".values.ipynb", cap)
     if values is None:
         return None, None, "its values could not be read: .values.json is not a regular file"
-    return values, _read_written(scratch / ".values.ipynb", cap), None
+    return values, executed, None
 
 
 def _score_values(values, tests, context, timeout, limits, box, tmp: Path):
@@ -341,7 +369,13 @@ def _score_values(values, tests, context, timeout, limits, box, tmp: Path):
         scratch.mkdir()
         (scratch / "values.json").write_bytes(values or b"{}")
         box.prepare(scratch)
-        worker = box.wrap([*worker, f"{sandbox.HOME}/values.json"], scratch, tmp_mb=limits.tmp_mb)
+        worker = box.wrap(
+            [*worker, f"{sandbox.HOME}/values.json"],
+            scratch,
+            tmp_mb=limits.tmp_mb,
+            home_mb=limits.home_mb,
+            inputs=("values.json",),
+        )
     else:
         worker.append(str(clean / "values.json"))
     context = {**context, "worker": worker, "uid": box and box.uid}

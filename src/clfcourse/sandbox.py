@@ -10,11 +10,14 @@ A command started through :meth:`Sandbox.wrap` runs
   kernel kills every process left in it (double-forked daemons included); ``--die-with-parent``
   ends it with the grader;
 - on a read-only view of the system, the interpreter, the venv and the library, with a private
-  ``/tmp`` and one writable scratch folder (``/home/student``), and nothing else of the host:
-  not the assignments, not the other submissions, not ``/root``.
+  ``/tmp`` and a home folder (``/home/student``), both memory-backed and sized (the home
+  holds the submission's inputs read-only; :meth:`Sandbox.wrap`), and nothing else of the
+  host: not the assignments, not the other submissions, not ``/root``, not the grader's
+  ``PYTHONPATH``.
 
 Memory, CPU time, processes and file size are capped by :func:`.isolated.limits`, inherited
-through ``bwrap``. :func:`probe` tells whether such a sandbox can be made on this machine.
+through ``bwrap``, and per submission by a cgroup where one can be made (:mod:`.cgroups`).
+:func:`probe` tells whether such a sandbox can be made on this machine.
 """
 
 from __future__ import annotations
@@ -93,12 +96,21 @@ class Sandbox:
     uid: int | None = None
 
     def wrap(
-        self, cmd: list[str], scratch: Path, extra: tuple[str, ...] = (), tmp_mb: int = 512
+        self,
+        cmd: list[str],
+        scratch: Path,
+        extra: tuple[str, ...] = (),
+        tmp_mb: int = 512,
+        home_mb: int | None = None,
+        inputs: tuple[str, ...] = (),
     ) -> list[str]:
         """``cmd`` to run inside the sandbox with ``scratch`` as its writable ``HOME``.
 
         ``extra`` are host files (such as the values a worker reads) bound read-only at the
-        same path; ``/tmp`` is a memory-backed folder of at most ``tmp_mb``.
+        same path; ``/tmp`` is a memory-backed folder of at most ``tmp_mb``. With ``home_mb``,
+        ``HOME`` is such a folder too, of at most ``home_mb``, holding the files ``inputs``
+        (paths relative to ``scratch``) read-only: nothing the command writes reaches the
+        host's disk (what it hands back goes through a file descriptor, see :mod:`.execute`).
         """
         args = [self.bwrap, "--die-with-parent", "--new-session"]
         args += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts"]
@@ -110,7 +122,7 @@ class Sandbox:
         # sized, else a notebook filling it takes the machine's memory (bubblewrap >= 0.5)
         args += ["--perms", "1777", "--size", str(tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
         binds = [("--ro-bind", path, path) for path in [*_read_only(), *extra]]
-        binds.append(("--bind", str(scratch), HOME))
+        binds.append(("--bind" if home_mb is None else "--home", str(scratch), HOME))
         bound: list[str] = []
         made: set[str] = {"/tmp"}
         for kind, source, target in binds:
@@ -123,7 +135,17 @@ class Sandbox:
                 if not inside and parent not in made:
                     args += ["--perms", "0755", "--dir", parent]
                     made.add(parent)
-            args += [kind, source, target]
+            if kind == "--home":  # a sized memory-backed HOME, the inputs read-only in it
+                args += ["--perms", "1777", "--size", str(home_mb * 1024 * 1024)]
+                args += ["--tmpfs", HOME]
+                for name in inputs:
+                    for parent in reversed(Path(HOME, name).parents[:-1]):
+                        if str(parent).startswith(f"{HOME}/") and str(parent) not in made:
+                            args += ["--perms", "1777", "--dir", str(parent)]
+                            made.add(str(parent))
+                    args += ["--ro-bind", str(Path(source, name)), f"{HOME}/{name}"]
+            else:
+                args += [kind, source, target]
             bound.append(target)
         args += ["--proc", "/proc", "--dev", "/dev"]
         args += ["--chdir", HOME]
