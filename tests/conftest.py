@@ -56,7 +56,7 @@ CHROMIUM_FLAGS = [
 LONGEST_FIRST = (
     "jupyterlab",  # tests/test_jupyterlab.py: one JupyterLab, the construct cover: ~60 s CPU
     "tests/test_coursework.py",  # otter assign (shared), chapter 1 graded, teacher runs: ~55 s
-    "coursework-mini",  # one sandboxed batch: attacks, grader checks, gradebook: ~45 s
+    "coursework-mini",  # sandboxed batches: attacks, hostile class, bounds, gradebook: ~80 s
     "tests/test_engines_spark.py",  # the JVM starts: ~35 s
     "tests/test_bench.py",  # make bench QUICK=1, Chromium included: ~30 s CPU
     "tests/test_coursework_grader.py",  # time limits, runaways, the unsandboxed touch: ~30 s
