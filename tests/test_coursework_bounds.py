@@ -213,3 +213,36 @@ def test_the_outputs_leave_through_a_descriptor_as_data(tmp_path):
     execute.emit(out, os.open(sink, os.O_WRONLY | os.O_TRUNC), 100)
     assert execute.received(sink.read_bytes()) == (None, None)
     assert execute.received(b"\x00" * 8 + b"\x00\x00") == (b"", None)  # cut short: missing
+
+
+#: Empty files in the home folder (no block of the folder's size limit), up to 400,000,
+#: the count printed every 10,000.
+INODES = """\
+import os
+for n in range(1, 400_001):
+    open(f"/home/student/f{n}", "w").close()
+    if n % 10_000 == 0:
+        print(n, flush=True)
+"""
+
+
+def test_empty_files_are_bounded_by_the_groups_memory(tmp_path):
+    """Was: empty files were made at 21k/s in a folder on the host's disk, without end. In
+    the home folder each one's inode is memory of the submission's group: a group of 100 MB
+    stops the flood long before 400,000 (about 1 KB each)."""
+    from clfcourse import sandbox
+
+    group = cgroups.make(100, 16, 1.0)
+    try:
+        with sandbox.sandbox_for_submission() as box:
+            box.prepare(tmp_path)
+            cmd = box.wrap([sys.executable, "-c", INODES], tmp_path, home_mb=64)
+            done = subprocess.run(
+                cmd, preexec_fn=group.join, capture_output=True, text=True, timeout=300
+            )
+        assert group.out_of_memory()
+    finally:
+        group.remove()
+    made = [int(line) for line in done.stdout.split()]
+    assert done.returncode != 0 and max(made, default=0) < 400_000, (done.returncode, made[-1:])
+    assert not list(tmp_path.iterdir())  # nothing of it on the host
