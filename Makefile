@@ -195,4 +195,4 @@ endif
 # Without a sandbox (no bwrap, or it fails its probe) grading refuses to run students' code,
 # unless UNSAFE_NO_SANDBOX=1 accepts that a notebook may then read, change or kill anything you can.
 grade: $(MANIFEST) $(if $(UNSAFE_NO_SANDBOX),,$(BWRAP))
-	$(BIN)/python -m clfcourse grade "$(SUBMISSIONS)" $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS)) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox)
+	$(BIN)/python -m clfcourse grade "$(SUBMISSIONS)" $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS)) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox) $(foreach f,$(PICK),--pick "$(f)")

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .generate import write_assignments
-from .grading import NoSandbox, grade_submissions
+from .grading import Exposed, NoSandbox, Unbounded, grade_submissions
 from .runner import Limits
 from .sandbox import UNSAFE_FLAG
 
@@ -40,6 +40,14 @@ def main(argv: list[str] | None = None) -> int:
         "--timeout", type=float, default=300, help="seconds per notebook, otter included"
     )
     grade.add_argument("--jobs", type=int, default=1, help="notebooks to grade at the same time")
+    grade.add_argument(
+        "--pick",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="of a student's files for one assignment, grade FILE (relative to the folder); "
+        "default: the newest",
+    )
     defaults = Limits()
     grade.add_argument(
         "--memory-mb", type=int, default=defaults.memory_mb, help="memory per process (MB)"
@@ -49,6 +57,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     grade.add_argument(
         "--output-mb", type=float, default=defaults.output_mb, help="cell output per notebook"
+    )
+    grade.add_argument(
+        "--total-memory-mb",
+        type=int,
+        default=defaults.total_memory_mb,
+        help="memory of a notebook's processes together, its /tmp included (a cgroup)",
+    )
+    grade.add_argument(
+        "--tmp-mb", type=int, default=defaults.tmp_mb, help="size of a notebook's /tmp"
+    )
+    grade.add_argument(
+        "--home-mb",
+        type=int,
+        default=defaults.home_mb,
+        help="size of a notebook's home (scratch) folder, in memory",
     )
     grade.add_argument(
         UNSAFE_FLAG,
@@ -99,7 +122,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no {assignments / 'manifest.json'}: run make assignments first", file=sys.stderr)
         return 2
     limits = Limits(
-        memory_mb=args.memory_mb, cpu_seconds=args.cpu_seconds, output_mb=args.output_mb
+        memory_mb=args.memory_mb,
+        cpu_seconds=args.cpu_seconds,
+        output_mb=args.output_mb,
+        total_memory_mb=args.total_memory_mb,
+        tmp_mb=args.tmp_mb,
+        home_mb=args.home_mb,
     )
     try:
         _, summary = grade_submissions(
@@ -110,10 +138,16 @@ def main(argv: list[str] | None = None) -> int:
             args.jobs,
             limits,
             args.unsafe_no_sandbox,
+            args.pick,
         )
-    except NoSandbox as exc:
+    except (NoSandbox, Exposed, Unbounded) as exc:
         print(exc, file=sys.stderr)
         return 2
+    except Exception as exc:  # the run's folder and summary.txt say it failed; nothing current
+        print(
+            f"grading failed: {type(exc).__name__}: {exc}; no grades are current", file=sys.stderr
+        )
+        return 1
     print(summary, end="")
     print(f"Grades in {out / 'grades.csv'} and {out / 'gradebook.csv'}, summary in")
     print(f"{out / 'summary.txt'}; feedback and the teacher's notes in {out / 'latest'}")

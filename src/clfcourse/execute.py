@@ -88,10 +88,20 @@ def _without(modules: tuple[str, ...]):
                 del sys.modules[m]
 
 
-def command(python: str, notebook: str, names: list[str], out: str, output_mb: float) -> list:
-    """The command line of this step (``python -P`` and this file's path)."""
+def command(
+    python: str,
+    notebook: str,
+    names: list[str],
+    out: str,
+    output_mb: float,
+    emit_fd: int | None = None,
+    cap: int = 0,
+) -> list:
+    """The command line of this step (``python -P`` and this file's path); with ``emit_fd``
+    the outputs also leave through that descriptor (:func:`emit`), each up to ``cap`` bytes."""
     script = str(Path(__file__).resolve())
-    return [python, "-P", script, notebook, json.dumps(names), out, str(output_mb)]
+    line = [python, "-P", script, notebook, json.dumps(names), out, str(output_mb)]
+    return line if emit_fd is None else [*line, "--emit", str(emit_fd), str(cap)]
 
 
 def execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> int:
@@ -155,9 +165,64 @@ def execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> in
     return 0
 
 
+def emit(out: Path, fd: int, cap: int) -> None:
+    """Hand the values file and the executed notebook back through ``fd``, each as an
+    8-byte length and its bytes (a length of 2**64 - 1 for a missing one).
+
+    In a sandbox whose ``HOME`` is memory-backed (:meth:`.sandbox.Sandbox.wrap`) this is the
+    only way out: nothing is left on the host's disk but what this writes (the kernel, which
+    does not inherit ``fd``, could reach it, but only under its own file-size limit, and what
+    it could write there are values it could give anyway). Links and anything but regular
+    files are missing, never followed.
+    """
+    import stat
+
+    with os.fdopen(fd, "wb") as f:
+        for path in (out, out.with_suffix(".ipynb")):
+            data = None
+            try:
+                handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            except OSError:
+                handle = None
+            if handle is not None:  # a folder opens too: checked before anything is read
+                try:
+                    st = os.fstat(handle)
+                    if stat.S_ISREG(st.st_mode) and st.st_size <= cap:
+                        chunks, size = [], 0
+                        while size <= cap and (chunk := os.read(handle, 1 << 20)):
+                            chunks.append(chunk)
+                            size += len(chunk)
+                        data = b"".join(chunks) if size <= cap else None
+                finally:
+                    os.close(handle)
+            if data is None:
+                f.write((2**64 - 1).to_bytes(8, "big"))
+            else:
+                f.write(len(data).to_bytes(8, "big") + data)
+
+
+def received(data: bytes) -> tuple[bytes | None, bytes | None]:
+    """The values and the executed notebook as :func:`emit` wrote them (None when missing)."""
+    found: list[bytes | None] = []
+    at = 0
+    for _ in range(2):
+        size = int.from_bytes(data[at : at + 8], "big") if len(data) >= at + 8 else 2**64 - 1
+        at += 8
+        if size == 2**64 - 1 or at + size > len(data):
+            found.append(None)
+            continue
+        found.append(data[at : at + size])
+        at += size
+    return found[0], found[1]
+
+
 def main(argv: list[str]) -> int:
-    notebook, names, out, output_mb = argv
-    return execute(Path(notebook), json.loads(names), Path(out), float(output_mb))
+    notebook, names, out, output_mb, *rest = argv
+    try:
+        return execute(Path(notebook), json.loads(names), Path(out), float(output_mb))
+    finally:
+        if rest:  # --emit FD CAP: the outputs leave through FD (see emit)
+            emit(Path(out), int(rest[1]), int(rest[2]))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ Every run writes its own folder ``OUT/runs/<UTC time>/`` and nothing in an older
 ``gradebook.csv``
     One row per student, one column per assignment (its points; empty when the student handed
     nothing in for it), then ``total`` and ``max_total`` (the points of every assignment
-    column). A student with two files for one assignment gets the better one.
+    column). A file not graded (a student's extra file for an assignment) is not counted.
 ``details.csv``
     The rows of ``grades.csv`` with the submitted ``file`` and the ``error`` the notebook itself
     raised, for the teacher.
@@ -21,26 +21,31 @@ Every run writes its own folder ``OUT/runs/<UTC time>/`` and nothing in an older
     Points per file and per exercise, and the files that could not be graded.
 
 ``OUT/grades.csv``, ``OUT/gradebook.csv``, ``OUT/details.csv`` and ``OUT/summary.txt`` are copies
-of the latest run's, and ``OUT/latest`` links to its folder.
+of the latest finished run's, and ``OUT/latest`` links to its folder. A run withdraws them
+when it starts (``summary.txt`` then says a run is under way, or ended without finishing)
+and writes them last, by atomic renames; a run that fails leaves ``FAILED.txt`` in its
+folder and says so in ``summary.txt``, so an older run never looks current.
 
 The student id is the first folder of the file's path under the submissions folder
-(``alice/01-confusion-matrix.ipynb`` is alice's), else the notebook's metadata
-``{"clfmetrics": {"student": ...}}``, else the file name without the assignment's name
-(``alice_01-confusion-matrix.ipynb`` is alice's).
+(``alice/01-confusion-matrix.ipynb`` is alice's), else the file name without the assignment's
+name (``alice_01-confusion-matrix.ipynb`` is alice's, as an LMS names a download); never
+anything inside the notebook, which the student wrote. :mod:`.grading` grades one file per
+student and assignment and lists the others.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import os
 import re
-import shutil
 import time
-import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 import nbformat
 
+from . import untrusted
 from .exercises import META, chapter_of
 
 #: Columns of ``grades.csv``.
@@ -54,23 +59,20 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 def _safe(name: str) -> str:
-    """A student id or assignment name as one file name."""
-    return re.sub(r"[^\w.@+-]+", "_", name).strip("._") or "unknown"
+    """A student id or assignment name as one short file name (:func:`.untrusted.file_name`)."""
+    return untrusted.file_name(name)
 
 
-def student_id(name: str, nb: nbformat.NotebookNode | None, assignment: str) -> str:
+def student_id(name: str, assignment: str = "") -> str:
     """The student a submitted file belongs to (see the module's docstring).
 
-    ``name`` is the file's path relative to the submissions folder, ``nb`` the notebook when it
-    could be read, ``assignment`` its chapter's name (``01-confusion-matrix``) or ``""``.
+    ``name`` is the file's path relative to the submissions folder, ``assignment`` its
+    chapter's name (``01-confusion-matrix``) or ``""``.
     """
+    name = untrusted.text(name)
     parts = PurePosixPath(name).parts
     if len(parts) > 1:
         return parts[0]
-    meta = nb.get("metadata", {}).get(META, {}) if nb is not None else {}
-    given = meta.get("student") if isinstance(meta, dict) else None
-    if isinstance(given, str | int) and str(given).strip():
-        return str(given).strip()
     stem = PurePosixPath(name).stem
     rest = stem.replace(assignment, "") if assignment else stem
     return rest.strip(" ._-") or stem
@@ -121,35 +123,6 @@ def attach_errors(rows: list, errors: list[dict]) -> list:
     return out
 
 
-def hidden_cases(autograder: Path) -> dict[str, set[int]]:
-    """Per test (exercise) the numbers (from 1) of its hidden test cases, from the zip."""
-    found: dict[str, set[int]] = {}
-    if not Path(autograder).is_file():
-        return found
-    with zipfile.ZipFile(autograder) as zf:
-        for member in zf.namelist():
-            if not (member.startswith("tests/") and member.endswith(".py")):
-                continue
-            spec: dict = {}
-            exec(zf.read(member), spec)  # the teacher's own test file
-            cases = [c for s in spec["test"].get("suites", []) for c in s.get("cases", [])]
-            hidden = {k for k, case in enumerate(cases, start=1) if case.get("hidden")}
-            found[str(spec["test"].get("name", Path(member).stem))] = hidden
-    return found
-
-
-def student_message(message: str, hidden: set[int]) -> str:
-    """A row's message without what a failed hidden test said (its values, its hints)."""
-
-    def redact(m: re.Match) -> str:
-        number = int(m[1])
-        return f"test {number} (hidden): failed" if number in hidden else m[0]
-
-    return re.sub(
-        r"test (\d+): [^;]*?(?=; test \d+:|; values not|\s\(values not|$)", redact, message
-    )
-
-
 @dataclass
 class Submission:
     """One graded file: who, which assignment, its rows."""
@@ -158,6 +131,8 @@ class Submission:
     student: str
     assignment: str
     rows: list = field(default_factory=list)
+    #: Whether its points count in the gradebook (not when it was not graded).
+    counted: bool = True
 
     @property
     def points(self) -> float:
@@ -187,57 +162,58 @@ class GradeFiles:
         self.run = run
         self.chapters = chapters
         self.order = [Path(c["chapter"]).name for c in chapters]
-        self.hidden = {
-            Path(c["chapter"]).name: hidden_cases(Path(assignments) / c["autograder"])
-            for c in chapters
-        }
         self.submissions: list[Submission] = []
+        self.owners: dict[str, str] = {}  # per feedback folder, the student id it is for
         for name, fields in (("grades.csv", CSV_FIELDS), ("details.csv", DETAIL_FIELDS)):
             with open(run / name, "w", newline="") as f:
                 csv.writer(f).writerow(fields)
+        _withdraw(self.out, run)
 
-    def add(self, name: str, path: Path, rows: list) -> Submission:
-        """Record one graded file (``name`` relative to the submissions folder); append its rows."""
+    def add(
+        self, name: str, source: bytes | Path | None, rows: list, counted: bool = True
+    ) -> Submission:
+        """Record one graded file (``name`` relative to the submissions folder); append its rows.
+
+        A file not ``counted`` (one of a student's extra files, not graded) is listed, never
+        in the gradebook.
+
+        ``source`` is the file's bytes as the grader read them (:func:`.untrusted.collect`), or
+        its path, read the same way (never through a link), or None for a refused file.
+        """
+        if source is not None and not isinstance(source, bytes):
+            try:
+                source, _ = untrusted.read_regular(source, int(untrusted.MAX_FILE_MB * 2**20))
+            except ValueError:
+                source = None
         try:
-            nb = nbformat.read(path, as_version=4)
+            nb = nbformat.reads(source.decode("utf-8"), as_version=4)
         except Exception:
             nb = None
-        chapter = chapter_of(Path(path), nb, self.chapters)
+        chapter = chapter_of(Path(name), nb, self.chapters)
         assignment = Path(chapter["chapter"]).name if chapter is not None else ""
-        sub = Submission(name, student_id(name, nb, assignment), assignment, list(rows))
+        name = untrusted.text(name)
+        sub = Submission(name, student_id(name, assignment), assignment, list(rows), counted)
+        c = untrusted.cell  # every text a student could shape: no formula, no escape
+        grades, details = [], []
+        for r in rows:
+            points, most = _number(r.points), _number(r.max_points)
+            head, message = [c(sub.student), c(sub.assignment)], c(r.message)
+            grades.append([*head, c(r.exercise), points, most, message])
+            error = c(getattr(r, "error", ""))
+            details.append([*head, c(name), c(r.exercise), points, most, message, error])
+        # both rows made before either is written: a file gets its rows in both or in neither
+        for file, lines in (("grades.csv", grades), ("details.csv", details)):
+            with open(self.run / file, "a", newline="", encoding="utf-8") as f:
+                csv.writer(f).writerows(lines)
         self.submissions.append(sub)
-        with open(self.run / "grades.csv", "a", newline="") as f:
-            csv.writer(f).writerows(
-                (
-                    sub.student,
-                    sub.assignment,
-                    r.exercise,
-                    _number(r.points),
-                    _number(r.max_points),
-                    r.message,
-                )
-                for r in rows
-            )
-        with open(self.run / "details.csv", "a", newline="") as f:
-            csv.writer(f).writerows(
-                (
-                    sub.student,
-                    sub.assignment,
-                    name,
-                    r.exercise,
-                    _number(r.points),
-                    _number(r.max_points),
-                    r.message,
-                    getattr(r, "error", ""),
-                )
-                for r in rows
-            )
         return sub
 
     def _gradebook(self) -> None:
         best: dict[tuple[str, str], Submission] = {}
         for sub in self.submissions:
             key = (sub.student, sub.assignment)
+            if not sub.counted:
+                continue
             if sub.assignment and (key not in best or sub.points > best[key].points):
                 best[key] = sub
         columns = [a for a in self.order if any(a == s.assignment for s in self.submissions)]
@@ -245,52 +221,112 @@ class GradeFiles:
             a: max(s.max_points for s in self.submissions if s.assignment == a) for a in columns
         }
         students = sorted({s.student for s in self.submissions})
-        with open(self.run / "gradebook.csv", "w", newline="") as f:
+        with open(self.run / "gradebook.csv", "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
-            writer.writerow(["student", *columns, "total", "max_total"])
+            writer.writerow(["student", *map(untrusted.cell, columns), "total", "max_total"])
             for student in students:
                 got = [best.get((student, a)) for a in columns]
                 total = sum(s.points for s in got if s is not None)
                 cells = ["" if s is None else _number(s.points) for s in got]
-                writer.writerow([student, *cells, _number(total), _number(sum(maxima.values()))])
+                total_max = _number(sum(maxima.values()))
+                writer.writerow([untrusted.cell(student), *cells, _number(total), total_max])
 
-    def _notes(self) -> None:
-        for sub in self.submissions:
-            where = (
-                f"{_safe(sub.student)}/{_safe(sub.assignment or PurePosixPath(sub.file).stem)}.md"
-            )
-            score = f"{_number(sub.points)}/{_number(sub.max_points)}"
-            title = f"# {sub.assignment or sub.file}: {score} points"
-            hidden = self.hidden.get(sub.assignment, {})
-            mine, theirs = [title, "", f"Student: {sub.student}, file: {sub.file}", ""], [title, ""]
-            for r in sub.rows:
-                score = f"{_number(r.points)}/{_number(r.max_points)}"
-                head = f"## {r.exercise or 'the whole file'}: {score}"
-                error = getattr(r, "error", "")
-                theirs += [head, "", student_message(r.message, hidden.get(r.exercise, set())), ""]
-                if error:
-                    theirs += [f"Your notebook raised: {error}", ""]
-                mine += [head, "", r.message, ""]
-                if error:
-                    mine += [f"The notebook raised: {error}", ""]
-                if getattr(r, "traceback", ""):
-                    mine += ["```text", r.traceback, "```", ""]
-            for folder, lines in (("feedback", theirs), ("teacher", mine)):
-                path = self.run / folder / where
-                path.parent.mkdir(parents=True, exist_ok=True)
-                if path.exists():  # a second file of the same student and assignment
-                    lines = [path.read_text(), *lines]
-                path.write_text("\n".join(lines).rstrip() + "\n")
+    def _notes(self) -> list[str]:
+        """Write each submission's feedback and notes; the files that could not be written."""
+        failed = []
+        # an id that is its own folder name claims that folder before one that only maps to it
+        for sub in sorted(self.submissions, key=lambda s: _safe(s.student) != s.student):
+            try:
+                self._note(sub)
+            except Exception as exc:  # one file's notes can never end the run
+                failed.append(f"{sub.file}: its notes could not be written ({exc})")
+        return failed
+
+    def _note(self, sub: Submission) -> None:
+        folder = _safe(sub.student)
+        if self.owners.setdefault(folder, sub.student) != sub.student:
+            # another id made the same folder name: never write into that student's files
+            folder = f"_clashing-ids/{_safe(sub.file)}"
+        where = f"{folder}/{_safe(sub.assignment or PurePosixPath(sub.file).stem)}.md"
+        score = f"{_number(sub.points)}/{_number(sub.max_points)}"
+        title = f"# {sub.assignment or sub.file}: {score} points"
+        mine, theirs = [title, "", f"Student: {sub.student}, file: {sub.file}", ""], [title, ""]
+        for r in sub.rows:
+            score = f"{_number(r.points)}/{_number(r.max_points)}"
+            head = f"## {r.exercise or 'the whole file'}: {score}"
+            error = getattr(r, "error", "")
+            theirs += [head, "", r.shown, ""]
+            if error:
+                theirs += [f"Your notebook raised: {error}", ""]
+            mine += [head, "", r.message, ""]
+            if error:
+                mine += [f"The notebook raised: {error}", ""]
+            if getattr(r, "traceback", ""):
+                mine += ["```text", r.traceback, "```", ""]
+        for folder, lines in (("feedback", theirs), ("teacher", mine)):
+            path = self.run / folder / where
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.exists():  # a second file of the same student and assignment
+                lines = [path.read_text(encoding="utf-8"), *lines]
+            text = "\n".join(untrusted.text(line, lines=True) for line in lines)
+            path.write_text(text.rstrip() + "\n", encoding="utf-8")
 
     def finish(self, summary: str) -> Path:
-        """Write the gradebook, feedback and teacher files; copy the run's CSVs to the top."""
+        """Write the gradebook, feedback and teacher files; then mark this run current.
+
+        The copies at the top of the output folder and ``latest`` are written last, each by an
+        atomic rename, so a teacher never reads half of a run or an older run's copy beside a
+        newer one.
+        """
         self._gradebook()
-        self._notes()
-        (self.run / "summary.txt").write_text(summary)
+        failed = self._notes()
+        if failed:
+            summary += "\nNotes not written:\n" + "".join(f"  {f}\n" for f in failed)
+        (self.run / "summary.txt").write_text(untrusted.text(summary, lines=True))
         for name in LATEST:
-            shutil.copy(self.run / name, self.out / name)
-        latest = self.out / "latest"
-        if latest.is_symlink() or latest.exists():
-            latest.unlink()
-        latest.symlink_to(self.run.relative_to(self.out), target_is_directory=True)
+            _replace(self.out / name, (self.run / name).read_bytes())
+        with contextlib.suppress(FileNotFoundError):
+            (self.run / RUNNING).unlink()
+        link = self.out / f".latest-{os.getpid()}"
+        with contextlib.suppress(FileNotFoundError):
+            link.unlink()
+        link.symlink_to(self.run.relative_to(self.out), target_is_directory=True)
+        os.replace(link, self.out / "latest")
         return self.run
+
+    def fail(self, reason: str) -> None:
+        """This run ended before its grades were complete: say so in its folder and at the top."""
+        text = (
+            f"The grading run {self.run.name} failed before it finished ({untrusted.text(reason)}):"
+            f" no grades are current. Earlier runs are in {self.out / 'runs'}.\n"
+        )
+        with contextlib.suppress(OSError):
+            (self.run / "FAILED.txt").write_text(text)
+            _replace(self.out / "summary.txt", text.encode())
+
+
+#: The mark of a run that has not finished (and, left behind, of one that never did).
+RUNNING = "RUNNING.txt"
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write ``path`` by an atomic rename: a reader sees the old file or the new one."""
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    part.write_bytes(data)
+    os.replace(part, path)
+
+
+def _withdraw(out: Path, run: Path) -> None:
+    """No earlier run looks current while this one runs (or after it fails, or is killed)."""
+    (run / RUNNING).write_text(f"The grading run {run.name} has not finished.\n")
+    _replace(
+        out / "summary.txt",
+        (
+            f"The grading run {run.name} is under way, or ended without finishing: no grades "
+            f"are current. Earlier runs are in {out / 'runs'}.\n"
+        ).encode(),
+    )
+    for name in (*LATEST, "latest"):
+        if name != "summary.txt":
+            with contextlib.suppress(FileNotFoundError):
+                (out / name).unlink()

@@ -23,11 +23,11 @@ from typing import NamedTuple
 
 import nbformat
 
-from . import sandbox
+from . import sandbox, untrusted
 from .exercises import chapter_of, unknown_chapter
-from .gradebook import GradeFiles, attach_errors
+from .gradebook import GradeFiles, attach_errors, student_id
 from .inputs import chapter_imports, load_tests
-from .runner import Limits, fingerprint, given_data, run_isolated
+from .runner import Limits, fingerprint, given_data, groups_available, run_isolated
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,19 @@ class GradeRow:
     #: The errors the notebook's own cells raised, and their tracebacks (for the teacher).
     error: str = ""
     traceback: str = ""
+    #: What the student may read of ``message``: a failed hidden test case only as
+    #: "test N (hidden): failed" (:func:`_rows`); by default the whole message, which for a
+    #: file that was not scored is the grader's own reason.
+    shown: str | None = None
+
+    def __post_init__(self):
+        if self.shown is None:
+            object.__setattr__(self, "shown", self.message)
+        # every string here may come from a student (a file name, a value's reason, an
+        # error): printable and encodable wherever it is written (:func:`.untrusted.text`)
+        for name in ("student_file", "exercise", "message", "error", "shown"):
+            object.__setattr__(self, name, untrusted.text(getattr(self, name)))
+        object.__setattr__(self, "traceback", untrusted.text(self.traceback, lines=True))
 
 
 class Graded(NamedTuple):
@@ -66,17 +79,71 @@ class NoSandbox(RuntimeError):
     """No sandbox can be made here, and the teacher did not accept running without one."""
 
 
-def _chapter_of_file(path: Path, chapters: list[dict]) -> dict | None:
+class Unbounded(RuntimeError):
+    """Several notebooks at once, where nothing keeps one from starving the others."""
+
+
+class Exposed(ValueError):
+    """The hidden tests or the assignments lie where a sandboxed notebook can read them."""
+
+
+def check_private(assignments: Path) -> None:
+    """Refuse to grade when the assignments (teacher notebooks, zips) or the teacher's hidden
+    tests (``manifest.json``'s ``hidden``) are inside a folder the sandbox binds: every
+    notebook could read them and print them into its own feedback."""
+    manifest = json.loads((assignments / "manifest.json").read_text())
+    private = [("the assignments", assignments)]
+    if manifest.get("hidden"):
+        private.append(("the hidden tests", Path(manifest["hidden"])))
+    for what, path in private:
+        if path.exists() and (bound := sandbox.exposed(path)):
+            raise Exposed(
+                f"{what} ({path}) are inside {bound}, which every submission's sandbox can "
+                "read: move them out of it"
+            )
+
+
+def read_notebook(data: bytes) -> tuple[nbformat.NotebookNode | None, str | None]:
+    """A submitted file's bytes as a notebook, or None and why it is not one."""
     try:
-        nb = nbformat.read(path, as_version=4)
-    except Exception:
-        nb = None
-    return chapter_of(Path(path), nb, chapters)
+        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
+        if not isinstance(nb.get("cells"), list):
+            raise ValueError("no list of cells")
+    except Exception as exc:
+        detail = untrusted.text(" ".join(str(exc).split()), 150)
+        return None, f"not a notebook ({type(exc).__name__}: {detail})"
+    return nb, None
 
 
 def _first_error(text: str) -> str:
     found = re.findall(r"^\s*((?:[\w.]+(?:Error|Exception)|KeyboardInterrupt)\b.*)$", text, re.M)
     return found[0].strip() if found else "failed"
+
+
+def _messages(test: dict) -> tuple[str, str]:
+    """The teacher's message of one test and the student's: ``ok``, or per failed case its
+    number and the first error it raised, a hidden case only as "test N (hidden): failed".
+
+    Built from the test's cases as data (:func:`.isolated._score`), never by cutting words
+    out of its text, so no hidden message can slip through whatever it holds.
+    """
+    cases = test.get("cases")
+    if not isinstance(cases, list):  # results without cases: the student sees no detail
+        message = _message(test["output"])
+        return message, "ok" if message == "ok" else "failed"
+    failed = [c for c in cases if not c["passed"]]
+    if not failed:
+        return "ok", "ok"
+    mine = [f"test {c['number']}: {_first_error(c['message'])}" for c in failed]
+    theirs = [
+        f"test {c['number']} (hidden): failed" if c["hidden"] else text
+        for c, text in zip(failed, mine, strict=True)
+    ]
+    return _cut("; ".join(mine)), _cut("; ".join(theirs))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _message(output: str) -> str:
@@ -143,6 +210,7 @@ def grade_notebook(
     prepared: dict[str, Prepared] | None = None,
     files: dict | None = None,
     sandboxed: bool = True,
+    data: bytes | None = None,
 ) -> Graded:
     """Grade one submitted file against its chapter's autograder zip (see :func:`run_isolated`).
 
@@ -152,16 +220,16 @@ def grade_notebook(
     ``prepared`` (per autograder zip, :func:`prepare`) and ``files`` (the grader's
     :func:`.runner.fingerprint`) are read now unless given; :func:`grade_submissions` reads them
     before any submission runs. ``sandboxed=False`` runs the notebook without a sandbox.
+    ``data`` are the file's bytes as :func:`.untrusted.collect` read them; without them the
+    file at ``path`` is read the same way (a link or anything but a regular file is refused).
     """
-    name = name or Path(path).name
-    nb, problem = None, None
-    try:
-        nb = nbformat.read(path, as_version=4)
-        if not isinstance(nb.get("cells"), list):
-            raise ValueError("no list of cells")
-    except Exception as exc:
-        detail = " ".join(str(exc).split())[:150]
-        nb, problem = None, f"not a notebook ({type(exc).__name__}: {detail})"
+    name = name or untrusted.text(Path(path).name)
+    if data is None:  # read once, as data: a link or a FIFO is refused, never followed
+        try:
+            data, _ = untrusted.read_regular(path, int(untrusted.MAX_FILE_MB * 2**20))
+        except ValueError as exc:
+            return Graded([GradeRow(name, "", 0, 0, str(exc))], str(exc))
+    nb, problem = read_notebook(data)
     chapter = chapter_of(Path(path), nb, chapters)
     if chapter is None:
         problem = problem or unknown_chapter(nb, chapters)
@@ -174,7 +242,7 @@ def grade_notebook(
             Path(assignments), chapter, max(timeout, 300), None, sandboxed
         )
         results, problem = run_isolated(
-            Path(path),
+            data,
             ready.tests,
             stem,
             timeout,
@@ -200,16 +268,19 @@ def _rows(name: str, graded: dict[str, float], results: dict) -> list[GradeRow]:
         if test is None:
             rows.append(GradeRow(name, ex, 0, pts, "the grader has no test for this exercise"))
             continue
-        message = _message(test["output"])
+        message, shown = _messages(test)
         if refused and message != "ok":
             message = f"{message} (values not graded: {refused})"[:400]
+            shown = f"{shown} (values not graded: {refused})"[:400]
         if results["claims"].get(ex) and not test["public_passed"]:
-            message = (
+            review = (
                 "REVIEW: the notebook's own check reported this exercise as passed, but its "
                 "public test fails when run outside the student's kernel (was the grader "
-                f"changed in the notebook?); {message}"
+                "changed in the notebook?); "
             )
-        rows.append(GradeRow(name, ex, float(test["score"]), float(test["max_score"]), message))
+            message, shown = review + message, review + shown
+        points, most = float(test["score"]), float(test["max_score"])
+        rows.append(GradeRow(name, ex, points, most, message, shown=shown))
     return rows
 
 
@@ -229,18 +300,51 @@ def teacher_rows(
     return attach_errors(rows, ready.teacher.get("errors", []))
 
 
-def submission_files(submissions: Path) -> list[Path]:
-    """Every file in ``submissions`` (recursively), skipping hidden files and folders."""
-    submissions = Path(submissions)
-    if submissions.is_file():
-        return [submissions]
-    if not submissions.is_dir():
-        raise FileNotFoundError(f"no submissions folder {submissions}")
-    return sorted(
-        p
-        for p in submissions.rglob("*")
-        if p.is_file() and not any(s.startswith(".") for s in p.relative_to(submissions).parts)
-    )
+def choose(
+    entries: list[untrusted.Submitted], assignments: list[str], pick: tuple[str, ...] = ()
+) -> dict[int, str]:
+    """Which entries are not graded, and why: one file per student and assignment.
+
+    ``assignments`` are the entries' assignment names (``""`` for none). The student id comes
+    from the path alone (:func:`.gradebook.student_id`). Two ids that make the same file name
+    (:func:`.untrusted.file_name`) would share a student's feedback: the one
+    that is its own file name keeps it, the others are refused. Of a student's files for one
+    assignment, the one named in ``pick`` is graded, else the newest (then the last by name);
+    the others are listed, not graded, so many guesses earn no more than one.
+    """
+    refused: dict[int, str] = {}
+    ids = [student_id(e.name, a) for e, a in zip(entries, assignments, strict=True)]
+    by_file: dict[str, set[str]] = defaultdict(set)
+    for student in ids:
+        by_file[untrusted.file_name(student)].add(student)
+    for k, student in enumerate(ids):
+        same = by_file[untrusted.file_name(student)] - {student}
+        if same and untrusted.file_name(student) != student:
+            others = ", ".join(repr(o) for o in sorted(same))
+            refused[k] = (
+                f"not graded: the student id {student!r} is the same as {others} once made a "
+                "file name; rename its folder or file"
+            )
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for k, entry in enumerate(entries):
+        if entry.data is not None and assignments[k] and k not in refused:
+            groups[(ids[k], assignments[k])].append(k)
+    wanted = {untrusted.text(p) for p in pick}
+    for (student, assignment), found in groups.items():
+        if len(found) < 2:
+            continue
+        named = [k for k in found if entries[k].name in wanted]
+        why = "the file named by --pick" if named else "the newest"
+        keep = (
+            named[-1] if named else max(found, key=lambda k: (entries[k].mtime_ns, entries[k].name))
+        )
+        for k in found:
+            if k != keep:
+                refused[k] = (
+                    f"not graded: {student} handed in {len(found)} files for {assignment}, and "
+                    f"{entries[keep].name} ({why}) is graded; to grade another, name it with --pick"
+                )
+    return refused
 
 
 def summarise(rows: list[GradeRow], problems: dict[str, str]) -> str:
@@ -254,14 +358,17 @@ def summarise(rows: list[GradeRow], problems: dict[str, str]) -> str:
     lines = [f"Grades of {len(by_file)} submitted file(s)", "", "Per student file (points):"]
     for name, mine in by_file.items():
         got, total = sum(r.points for r in mine), sum(r.max_points for r in mine)
-        lines.append(f"  {name:<{width}}  {got:g}/{total:g}")
+        lines.append(f"  {untrusted.text(name):<{width}}  {got:g}/{total:g}")
     lines += ["", "Per exercise (full marks / files):"]
     for label, mine in by_exercise.items():
         full = sum(r.points >= r.max_points > 0 for r in mine)
         lines.append(f"  {label:<{width}}  {full}/{len(mine)}  ({full / len(mine):.0%})")
     if problems:
         lines += ["", "Problems:"]
-        lines += [f"  {name}: {message}" for name, message in problems.items()]
+        lines += [
+            f"  {untrusted.text(name)}: {untrusted.text(message)}"
+            for name, message in problems.items()
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -273,6 +380,7 @@ def grade_submissions(
     jobs: int = 1,
     limits: Limits | None = None,
     unsafe_no_sandbox: bool = False,
+    pick: tuple[str, ...] | list[str] = (),
 ) -> tuple[list[GradeRow], str]:
     """Grade every file in ``submissions``; write this run's folder under ``out/runs``.
 
@@ -296,6 +404,9 @@ def grade_submissions(
     unsafe_no_sandbox : bool
         Run the students' code without a sandbox when none can be made (with the teacher's
         rights: a notebook can then read, change or kill anything the teacher can).
+    pick : paths, optional
+        Files (relative to ``submissions``) to grade where a student handed in more than one
+        for an assignment; by default the newest is graded and the others are listed.
 
     Returns
     -------
@@ -304,56 +415,88 @@ def grade_submissions(
     """
     submissions, out = Path(submissions), Path(out)
     chapters = load_manifest(Path(assignments))
-    base = submissions if submissions.is_dir() else submissions.parent
-    files = submission_files(submissions)
-    names = [path.relative_to(base).as_posix() for path in files]
+    if not submissions.exists():
+        raise FileNotFoundError(f"no submissions folder {submissions}")
+    # every file read once, as data: links and anything but regular files refused unread
+    entries = untrusted.collect(submissions)
+    names = [entry.name for entry in entries]
+    notebooks = [read_notebook(e.data)[0] if e.data is not None else None for e in entries]
+    of = [chapter_of(Path(n), nb, chapters) for n, nb in zip(names, notebooks, strict=True)]
+    extra = choose(entries, [Path(c["chapter"]).name if c else "" for c in of], tuple(pick))
     sandboxed = not unsafe_no_sandbox
     if sandboxed and (why := sandbox.probe()):
         raise NoSandbox(
             f"no sandbox for the students' code ({why}); install bubblewrap, or pass "
             f"{sandbox.UNSAFE_FLAG} (make grade UNSAFE_NO_SANDBOX=1) to run it with your rights"
         )
+    if sandboxed:
+        check_private(Path(assignments))
+    if jobs > 1 and (why := groups_available()):
+        raise Unbounded(
+            f"--jobs {jobs} needs a cgroup per submission to keep one notebook's memory, "
+            f"processes and CPU from its neighbours' ({why}): grade with --jobs 1, or as root"
+        )
 
-    # read before any submission runs: a submission could rewrite the zips or the grader
-    used = {id(c) for k in range(len(files)) if (c := _chapter_of_file(files[k], chapters))}
-    prepared = {
-        c["autograder"]: prepare(Path(assignments), c, max(timeout, 300), None, sandboxed)
-        for c in chapters
-        if id(c) in used
-    }
-    modules = sorted({m for p in prepared.values() for m in p.modules})
-    grader = fingerprint(modules or None)
+    written = GradeFiles(out, assignments, chapters)  # this run's folder (see .gradebook)
+    try:
+        # read before any submission runs: a submission could rewrite the zips or the grader
+        used = {id(c) for k, c in enumerate(of) if c is not None and k not in extra}
+        prepared = {
+            c["autograder"]: prepare(Path(assignments), c, max(timeout, 300), None, sandboxed)
+            for c in chapters
+            if id(c) in used
+        }
+        modules = sorted({m for p in prepared.values() for m in p.modules})
+        grader = fingerprint(modules or None)
+    except BaseException as exc:  # a teacher notebook that does not run: nothing current
+        written.fail(f"{type(exc).__name__}: {exc}")
+        raise
     # every submission checks the same files, whatever its chapter's scorer loads
     prepared = {k: p._replace(modules=modules) for k, p in prepared.items()}
 
     def grade(k: int) -> Graded:
+        entry = entries[k]
+        if entry.data is None:  # refused unread (a link, a FIFO, too large)
+            return Graded([GradeRow(entry.name, "", 0, 0, entry.problem)], entry.problem)
+        if k in extra:  # another file of the same student and assignment, or a clashing id
+            return Graded([GradeRow(entry.name, "", 0, 0, extra[k])], extra[k])
         try:
             return grade_notebook(
-                files[k],
+                Path(entry.name),
                 chapters,
                 Path(assignments),
                 timeout,
-                names[k],
+                entry.name,
                 limits,
                 prepared,
                 grader,
                 sandboxed,
+                entry.data,
             )
         except Exception as exc:  # this submission's problem, never the others'
             problem = f"the grader failed on this file ({type(exc).__name__}: {exc})"[:300]
-            return Graded([GradeRow(names[k], "", 0, 0, problem)], problem)
+            return Graded([GradeRow(entry.name, "", 0, 0, problem)], problem)
 
     rows: list[GradeRow] = []
     problems: dict[str, str] = {}
-    written = GradeFiles(out, assignments, chapters)  # this run's folder (see .gradebook)
-    # each notebook runs in its own processes; threads only wait for them
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        graded = zip(files, names, pool.map(grade, range(len(files))), strict=True)
-        for path, name, (mine, problem) in graded:
-            rows += mine
-            written.add(name, path, mine)
-            if problem:
-                problems[name] = problem
-    summary = summarise(rows, problems)
-    written.finish(summary)
+    try:
+        # each notebook runs in its own processes; threads only wait for them
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            graded = zip(range(len(entries)), pool.map(grade, range(len(entries))), strict=True)
+            for k, (mine, problem) in graded:
+                name = entries[k].name
+                try:  # one file's rows can never end the run
+                    written.add(name, entries[k].data, mine, k not in extra)
+                except Exception as exc:
+                    problem = f"its rows could not be written ({type(exc).__name__}: {exc})"
+                    mine = [GradeRow(name, "", 0, 0, problem)]
+                    written.add(name, None, mine)
+                rows += mine
+                if problem:
+                    problems[name] = problem
+        summary = summarise(rows, problems)
+        written.finish(summary)
+    except BaseException as exc:  # interrupted, or the grader itself broke: nothing current
+        written.fail(f"{type(exc).__name__}: {exc}")
+        raise
     return rows, summary

@@ -193,6 +193,17 @@ def _score(tests: Path, namespace: Path, context: dict | None = None) -> dict:
             "max_score": t.possible,
             "output": t.summary(),
             "public_passed": all(r.passed for r in t.test_case_results if not r.test_case.hidden),
+            # per case, as data: what a student may read is built from these, never by
+            # cutting a hidden case's words out of the summary
+            "cases": [
+                {
+                    "number": k,
+                    "hidden": bool(r.test_case.hidden),
+                    "passed": bool(r.passed),
+                    "message": str(r.message or ""),
+                }
+                for k, r in enumerate(t.test_case_results, start=1)
+            ],
         }
         for t in files
     ]

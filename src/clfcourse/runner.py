@@ -26,7 +26,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import execute, isolated, sandbox, scoring
+from . import cgroups, execute, isolated, sandbox, scoring, untrusted
 from .gradebook import cell_errors
 from .inputs import chapter_givens, names_read
 from .scoring import kill_tree
@@ -43,7 +43,9 @@ class Limits:
 
     ``memory_mb`` of address space and ``cpu_seconds`` of CPU time per process, at most
     ``processes`` more processes and threads than the user already runs, files up to ``file_mb``,
-    and at most ``output_mb`` of cell output before the run is stopped.
+    and at most ``output_mb`` of cell output before the run is stopped. Where a cgroup can be
+    made (:func:`.cgroups.probe`), the submission's processes together also get at most
+    ``total_memory_mb``, ``processes`` tasks and ``cpus`` cores.
     """
 
     memory_mb: int = 4096
@@ -51,9 +53,79 @@ class Limits:
     processes: int = 256
     file_mb: int = 64
     output_mb: float = 16
+    #: Memory of all of a submission's processes together, its ``/tmp`` included (a
+    #: :mod:`.cgroups` group, where one can be made), and the size of that ``/tmp``.
+    total_memory_mb: int = 4096
+    tmp_mb: int = 512
+    #: The size of the notebook's memory-backed home folder in the sandbox (its scratch
+    #: folder: nothing a sandboxed notebook writes reaches the host's disk).
+    home_mb: int = 1024
+    #: The CPU share of all of a submission's processes together (cores), with a group.
+    cpus: float = 1.0
 
 
-def _run(cmd: list[str], cwd: Path, env: dict, preexec, timeout: float, out: Path, log: Path):
+def _scratch(prefix: str):
+    """A scratch folder, removed on every way out without recursion (however deep a
+    submission nested its folders: :func:`.untrusted.remove_tree`)."""
+    return _Scratch(tempfile.mkdtemp(prefix=prefix))
+
+
+class _Scratch:
+    def __init__(self, path: str):
+        self.path = path
+
+    def __enter__(self) -> str:
+        return self.path
+
+    def __exit__(self, *exc) -> None:
+        untrusted.remove_tree(self.path)
+
+
+_GROUPS: list = []
+
+
+def groups_available() -> str | None:
+    """``None`` when each submission gets a cgroup of its own here, else why not (once)."""
+    if not _GROUPS:
+        _GROUPS.append(cgroups.probe())
+    return _GROUPS[0]
+
+
+@contextlib.contextmanager
+def _group(limits: Limits):
+    """The submission's cgroup (:mod:`.cgroups`), or None where none can be made."""
+    if groups_available() is not None:
+        yield None
+        return
+    group = cgroups.make(limits.total_memory_mb, limits.processes, limits.cpus)
+    try:
+        yield group
+    finally:
+        group.remove()
+
+
+def _joined(preexec, group):
+    """``preexec``, after moving the child into ``group`` (before it runs anything)."""
+    if group is None:
+        return preexec
+
+    def apply() -> None:
+        group.join()
+        preexec()
+
+    return apply
+
+
+def _run(
+    cmd: list[str],
+    cwd: Path,
+    env: dict,
+    preexec,
+    timeout: float,
+    out: Path,
+    log: Path,
+    pass_fds: tuple[int, ...] = (),
+):
     """Run ``cmd`` with ``preexec`` (its limits); its return code, or None when out of time."""
     with open(out, "wb") as stdout, open(log, "wb") as stderr:
         proc = subprocess.Popen(
@@ -64,6 +136,7 @@ def _run(cmd: list[str], cwd: Path, env: dict, preexec, timeout: float, out: Pat
             stdout=stdout,
             stderr=stderr,
             preexec_fn=preexec,
+            pass_fds=pass_fds,
         )
         try:
             return proc.wait(timeout=max(timeout, 1))
@@ -173,7 +246,13 @@ def _read_written(path: Path, cap: int) -> bytes | None:
 
 def _environment(home: str, boxed: bool) -> dict:
     """The environment of a submission's run: no variable of the grader's inside a sandbox."""
-    library = [_LIBRARY, *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+    # in a sandbox the library's folders alone (:func:`.sandbox.library`): no other folder of
+    # the grader's PYTHONPATH is bound there, and none is named
+    library = (
+        sandbox.library()
+        if boxed
+        else [_LIBRARY, *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+    )
     base = (
         {
             "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin", "/bin"]),
@@ -213,43 +292,71 @@ def _box(sandboxed: bool):
         yield box
 
 
-def _execute(notebook, names, stem, timeout, limits, box, tmp: Path):
-    """Run ``notebook`` in ``box``: (values, executed notebook) as bytes, or a problem."""
+def _execute(notebook: bytes, names, stem, timeout, limits, box, tmp: Path):
+    """Run ``notebook`` (its bytes) in ``box``: (values, executed notebook) as bytes, or a
+    problem."""
     scratch = tmp / "scratch"
     (scratch / ".matplotlib").mkdir(parents=True)  # MPLCONFIGDIR (see _environment)
     for found in _font_lists():  # else a kernel that plots rebuilds it: 0.35 s of CPU time
         shutil.copy(found, scratch / ".matplotlib" / found.name)
-    shutil.copy(notebook, scratch / f"{stem}.ipynb")
+    # the bytes read once from the submissions folder, never the student's path again
+    (scratch / f"{stem}.ipynb").write_bytes(notebook)
     home = sandbox.HOME if box else str(scratch)
     notebook_in, values_out = f"{home}/{stem}.ipynb", f"{home}/.values.json"
-    cmd = execute.command(sys.executable, notebook_in, names, values_out, limits.output_mb)
+    # each of the two outputs, so that both fit the file-size limit of the step writing them
+    cap = limits.file_mb * 1024 * 1024 // 2 - 16
+    emitted, fd = tmp / "emitted", None
+    if box is not None:  # a memory-backed HOME: the outputs leave through a descriptor
+        fd = os.open(emitted, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    cmd = execute.command(sys.executable, notebook_in, names, values_out, limits.output_mb, fd, cap)
     if box is not None:
         box.prepare(scratch)
-        cmd = box.wrap(cmd, scratch)
+        files = [p for p in scratch.rglob("*") if p.is_file() and not p.is_symlink()]
+        inputs = tuple(p.relative_to(scratch).as_posix() for p in files)
+        cmd = box.wrap(cmd, scratch, tmp_mb=limits.tmp_mb, home_mb=limits.home_mb, inputs=inputs)
     preexec = isolated.limits(
         limits.memory_mb, limits.cpu_seconds, limits.processes, limits.file_mb, box and box.uid
     )
     log = tmp / "execute.log"
-    code = _run(
-        cmd,
-        scratch,
-        _environment(home, box is not None),
-        preexec,
-        timeout,
-        log,
-        log.with_suffix(".err"),
-    )
+    try:
+        with _group(limits) as group:
+            code = _run(
+                cmd,
+                scratch,
+                _environment(home, box is not None),
+                _joined(preexec, group),
+                timeout,
+                log,
+                log.with_suffix(".err"),
+                () if fd is None else (fd,),
+            )
+            starved = group is not None and group.out_of_memory()
+    finally:
+        if fd is not None:
+            os.close(fd)
+    if starved:
+        return (
+            None,
+            None,
+            (
+                f"stopped: its processes together used more than {limits.total_memory_mb:g} MB "
+                "of memory (its /tmp included)"
+            ),
+        )
     if code is None:
         return None, None, f"timed out after {timeout:g} s"
     if code > 128:  # bwrap reports a signal as 128 + its number
         code = -(code - 128)
     if code != 0:
         return None, None, _why(code, limits, log.with_suffix(".err"))
-    cap = limits.file_mb * 1024 * 1024
-    values = _read_written(scratch / ".values.json", cap)
+    if box is not None:
+        values, executed = execute.received(_read_written(emitted, 2 * cap + 16) or b"")
+    else:
+        values = _read_written(scratch / ".values.json", cap)
+        executed = _read_written(scratch / ".values.ipynb", cap)
     if values is None:
         return None, None, "its values could not be read: .values.json is not a regular file"
-    return values, _read_written(scratch / ".values.ipynb", cap), None
+    return values, executed, None
 
 
 def _score_values(values, tests, context, timeout, limits, box, tmp: Path):
@@ -265,7 +372,13 @@ def _score_values(values, tests, context, timeout, limits, box, tmp: Path):
         scratch.mkdir()
         (scratch / "values.json").write_bytes(values or b"{}")
         box.prepare(scratch)
-        worker = box.wrap([*worker, f"{sandbox.HOME}/values.json"], scratch)
+        worker = box.wrap(
+            [*worker, f"{sandbox.HOME}/values.json"],
+            scratch,
+            tmp_mb=limits.tmp_mb,
+            home_mb=limits.home_mb,
+            inputs=("values.json",),
+        )
     else:
         worker.append(str(clean / "values.json"))
     context = {**context, "worker": worker, "uid": box and box.uid}
@@ -274,9 +387,11 @@ def _score_values(values, tests, context, timeout, limits, box, tmp: Path):
     env = {**_environment(str(clean), False), "TMPDIR": str(clean)}
     capped = (limits.memory_mb, 120, 64, limits.file_mb)
     result, log = clean / "score.json", clean / "score.log"
-    code = scoring.run_forked(argv, clean, env, capped, max(timeout, 30), result, log)
+    # what is left of the notebook's one deadline: the functions the tests call run in the
+    # sandbox's worker, student code again, so scoring gets no time of its own
+    code = scoring.run_forked(argv, clean, env, capped, timeout, result, log)
     if code is None:
-        return None, f"timed out after {timeout:g} s while its values were graded"
+        return None, "timed out while its values were graded"
     if code != 0:
         return None, f"its values could not be graded: {_tail(log)}"
     return json.loads(result.read_text()), None
@@ -315,12 +430,12 @@ def given_data(
     needed = names_read(tests)
     names = [n for n in needed if n not in imports]
     given = set(chapter_givens(teacher))
-    with tempfile.TemporaryDirectory(prefix="clfmetrics-teacher-") as tmp, _box(sandboxed) as box:
+    with _scratch("clfmetrics-teacher-") as tmp, _box(sandboxed) as box:
         nb = nbformat.read(teacher, as_version=4)
         nb.cells = [c for c in nb.cells if not otters(c)]
-        nbformat.write(nb, Path(tmp) / "teacher.ipynb")
+        data = nbformat.writes(nb).encode()
         values, executed, problem = _execute(
-            Path(tmp) / "teacher.ipynb", names, teacher.stem, timeout, limits, box, Path(tmp)
+            data, names, teacher.stem, timeout, limits, box, Path(tmp)
         )
         if problem or values is None:
             raise RuntimeError(f"the teacher notebook {teacher.name} did not run: {problem}")
@@ -336,7 +451,7 @@ def given_data(
 
 
 def run_isolated(
-    submission: Path,
+    submission: bytes | Path,
     tests: dict[str, bytes],
     stem: str,
     timeout: float,
@@ -357,8 +472,15 @@ def run_isolated(
     student's code with the grader's rights (:mod:`.sandbox` says what the sandbox holds).
     Returns ``{"tests": [...], "refused": {...}, "claims": {...}}`` or a problem; ``claims``
     holds, per test, whether the executed notebook's own output reported it as passed.
+    ``submission`` is the notebook's bytes, or a path read as :func:`.untrusted.read_regular`
+    reads it (a link or anything but a regular file is a problem).
     """
     limits = limits or Limits()
+    if not isinstance(submission, bytes):
+        try:
+            submission, _ = untrusted.read_regular(submission, limits.file_mb * 1024 * 1024)
+        except ValueError as exc:
+            return None, str(exc)
     files = files if files is not None else fingerprint(modules)
     started = time.monotonic()
     needed = names_read(tests)
@@ -367,7 +489,7 @@ def run_isolated(
         "imports": {k: v for k, v in (imports or {}).items() if k in needed},
         "givens": givens or {},
     }
-    with tempfile.TemporaryDirectory(prefix="clfmetrics-grade-") as tmp, _box(sandboxed) as box:
+    with _scratch("clfmetrics-grade-") as tmp, _box(sandboxed) as box:
         tmp = Path(tmp)
         changed = _changed(files, fingerprint(modules))
         if changed:
@@ -379,7 +501,11 @@ def run_isolated(
         if changed:
             return None, f"REVIEW: a file of the grader changed while it ran ({changed})"
         left = timeout - (time.monotonic() - started)
+        if left <= 0:  # one deadline for running the notebook and scoring its values
+            return None, f"timed out after {timeout:g} s"
         results, problem = _score_values(values, tests, context, left, limits, box, tmp)
+        if problem == "timed out while its values were graded":
+            problem = f"timed out after {timeout:g} s, while its values were graded"
         if results is None:
             return None, problem
         changed = _changed(files, fingerprint(modules))

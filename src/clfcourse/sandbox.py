@@ -10,11 +10,14 @@ A command started through :meth:`Sandbox.wrap` runs
   kernel kills every process left in it (double-forked daemons included); ``--die-with-parent``
   ends it with the grader;
 - on a read-only view of the system, the interpreter, the venv and the library, with a private
-  ``/tmp`` and one writable scratch folder (``/home/student``), and nothing else of the host:
-  not the assignments, not the other submissions, not ``/root``.
+  ``/tmp`` and a home folder (``/home/student``), both memory-backed and sized (the home
+  holds the submission's inputs read-only; :meth:`Sandbox.wrap`), and nothing else of the
+  host: not the assignments, not the other submissions, not ``/root``, not the grader's
+  ``PYTHONPATH``.
 
 Memory, CPU time, processes and file size are capped by :func:`.isolated.limits`, inherited
-through ``bwrap``. :func:`probe` tells whether such a sandbox can be made on this machine.
+through ``bwrap``, and per submission by a cgroup where one can be made (:mod:`.cgroups`).
+:func:`probe` tells whether such a sandbox can be made on this machine.
 """
 
 from __future__ import annotations
@@ -46,23 +49,45 @@ def _bwrap() -> str | None:
     )
 
 
+def library() -> list[str]:
+    """The folders that hold the packages a submission's processes import from outside the
+    venv: this package's, the ``clfmetrics`` library's and the book's apparatus ``clfbook``
+    (whose code the chapters run), each found, not imported.
+
+    Nothing else of the grader's ``PYTHONPATH``: a teacher's folder listed there (their
+    course, their hidden tests) would be readable by every notebook.
+    """
+    found = [str(Path(__file__).resolve().parents[1])]
+    for name in ("clfmetrics", "clfbook"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            found.append(str(Path(spec.origin).resolve().parents[1]))
+    return list(dict.fromkeys(found))
+
+
 def _read_only() -> list[str]:
     """The host paths a submission may read: the system, the interpreter, the venv, the library."""
-    # The folders the library and the book's apparatus are imported from (``src`` in a
-    # checkout; a student notebook runs the chapter's code), never the checkout itself.
-    library = [
-        str(Path(importlib.util.find_spec(name).origin).resolve().parents[1])
-        for name in ("clfmetrics", "clfbook")
-        if importlib.util.find_spec(name) is not None
-    ]
-    paths = [*_SYSTEM, sys.base_prefix, sys.prefix, *library]
-    paths += [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if os.path.isabs(p)]
+    paths = [*_SYSTEM, sys.base_prefix, sys.prefix, *library()]
     paths += [os.path.realpath(p) for p in list(paths)]
     found = []
     for path in paths:
         if os.path.exists(path) and path not in found:
             found.append(path)
     return found
+
+
+def readable() -> list[str]:
+    """Every host path a submission can read in its sandbox (its ``/tmp`` and scratch aside)."""
+    return _read_only()
+
+
+def exposed(path: Path | str) -> str | None:
+    """The sandbox-readable path that ``path`` is inside of (it or a parent), else None."""
+    real = os.path.realpath(path)
+    for bound in readable():
+        if os.path.commonpath([real, os.path.realpath(bound)]) == os.path.realpath(bound):
+            return bound
+    return None
 
 
 @dataclass(frozen=True)
@@ -72,11 +97,22 @@ class Sandbox:
     bwrap: str
     uid: int | None = None
 
-    def wrap(self, cmd: list[str], scratch: Path, extra: tuple[str, ...] = ()) -> list[str]:
+    def wrap(
+        self,
+        cmd: list[str],
+        scratch: Path,
+        extra: tuple[str, ...] = (),
+        tmp_mb: int = 512,
+        home_mb: int | None = None,
+        inputs: tuple[str, ...] = (),
+    ) -> list[str]:
         """``cmd`` to run inside the sandbox with ``scratch`` as its writable ``HOME``.
 
         ``extra`` are host files (such as the values a worker reads) bound read-only at the
-        same path.
+        same path; ``/tmp`` is a memory-backed folder of at most ``tmp_mb``. With ``home_mb``,
+        ``HOME`` is such a folder too, of at most ``home_mb``, holding the files ``inputs``
+        (paths relative to ``scratch``) read-only: nothing the command writes reaches the
+        host's disk (what it hands back goes through a file descriptor, see :mod:`.execute`).
         """
         args = [self.bwrap, "--die-with-parent", "--new-session"]
         args += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts"]
@@ -85,9 +121,10 @@ class Sandbox:
             args += ["--unshare-user", "--uid", "65534", "--gid", "65534"]
         # A private /tmp first: what is bound below (a venv or a clone under /tmp) goes on top of
         # it and stays visible, where a tmpfs mounted last would hide it.
-        args += ["--perms", "1777", "--tmpfs", "/tmp"]
+        # sized, else a notebook filling it takes the machine's memory (bubblewrap >= 0.5)
+        args += ["--perms", "1777", "--size", str(tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
         binds = [("--ro-bind", path, path) for path in [*_read_only(), *extra]]
-        binds.append(("--bind", str(scratch), HOME))
+        binds.append(("--bind" if home_mb is None else "--home", str(scratch), HOME))
         bound: list[str] = []
         made: set[str] = {"/tmp"}
         for kind, source, target in binds:
@@ -100,7 +137,17 @@ class Sandbox:
                 if not inside and parent not in made:
                     args += ["--perms", "0755", "--dir", parent]
                     made.add(parent)
-            args += [kind, source, target]
+            if kind == "--home":  # a sized memory-backed HOME, the inputs read-only in it
+                args += ["--perms", "1777", "--size", str(home_mb * 1024 * 1024)]
+                args += ["--tmpfs", HOME]
+                for name in inputs:
+                    for parent in reversed(Path(HOME, name).parents[:-1]):
+                        if str(parent).startswith(f"{HOME}/") and str(parent) not in made:
+                            args += ["--perms", "1777", "--dir", str(parent)]
+                            made.add(str(parent))
+                    args += ["--ro-bind", str(Path(source, name)), f"{HOME}/{name}"]
+            else:
+                args += [kind, source, target]
             bound.append(target)
         args += ["--proc", "/proc", "--dev", "/dev"]
         args += ["--chdir", HOME]

@@ -11,19 +11,16 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-import nbformat
 import pytest
 from coursework_batch import mini_batch
 from coursework_mini import OVER_HIDDEN_MESSAGE, OVER_STEM
 
 from clfcourse import GradeRow
-from clfcourse.exercises import META
 from clfcourse.gradebook import (
     CSV_FIELDS,
     GradeFiles,
     attach_errors,
     student_id,
-    student_message,
 )
 
 OVER = "ex-mini-over"
@@ -36,27 +33,16 @@ def _read(path: Path) -> list[dict]:
 
 
 @pytest.mark.parametrize(
-    ("name", "meta", "student"),
+    ("name", "student"),
     [
-        ("alice/01-confusion-matrix.ipynb", {"student": "mallory"}, "alice"),
-        ("01-confusion-matrix.ipynb", {"student": "bob"}, "bob"),
-        ("carol_01-confusion-matrix.ipynb", {}, "carol"),
-        ("notes.txt", None, "notes"),
+        ("alice/01-confusion-matrix.ipynb", "alice"),
+        ("carol_01-confusion-matrix.ipynb", "carol"),
+        ("notes.txt", "notes"),
     ],
 )
-def test_student_id_from_folder_then_metadata_then_name(name, meta, student):
-    nb = None
-    if meta is not None:
-        nb = nbformat.v4.new_notebook(metadata={META: meta})
-    assert student_id(name, nb, "01-confusion-matrix" if "01" in name else "") == student
-
-
-def test_student_message_hides_what_a_hidden_test_said():
-    message = f"test 1: AssertionError: one per class; test 2: AssertionError: {HIDDEN_MESSAGE}"
-    shown = student_message(message, {2})
-    assert shown == "test 1: AssertionError: one per class; test 2 (hidden): failed"
-    assert student_message("ok", {2}) == "ok"
-    assert student_message(message, set()) == message
+def test_student_id_from_folder_then_name(name, student):
+    """Never from the notebook's metadata (``test_coursework_identity``)."""
+    assert student_id(name, "01-confusion-matrix" if "01" in name else "") == student
 
 
 def test_attach_errors_gives_each_exercise_its_own_cells_errors():
@@ -128,7 +114,7 @@ pytestmark = pytest.mark.sandbox
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> dict:
-    """The shared batch: dana's typo after a wrong answer, eve's full notebook (id in metadata)."""
+    """The shared batch: dana's typo after a wrong answer, eve's full notebook (id in its name)."""
     return mini_batch(tmp_path_factory)
 
 

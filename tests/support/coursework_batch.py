@@ -2,7 +2,7 @@
 
 The grader's tests need submissions, not a book chapter, so one batch grades them all side by
 side on ``coursework_mini.OVER`` (a kernel runs it in about a second): an honest notebook (the
-teacher's: full points; eve's in the gradebook, her id in its metadata) and a blank one (the
+teacher's: full points; eve's in the gradebook, her id in its file name) and a blank one (the
 student's: zero); the ten attacks of issue 24 (``test_coursework_attacks.py``) and those of
 issue 19 in six notebooks (``coursework_attack_code.ATTACKS``: a kernel start is most of a
 submission's cost, so attacks that cannot mask one another share a notebook); the broken
@@ -94,10 +94,8 @@ def _write(nb, path: Path) -> None:
 def _submissions(assignments: Path, folder: Path, mark: str) -> None:
     at = f"{OVER_STEM}.ipynb"
     # the honest notebook: the teacher's, otter's cells included, its student id (eve, for the
-    # gradebook) in its metadata
-    honest = notebook(assignments, "teacher")
-    honest.metadata[META] = {**honest.metadata.get(META, {}), "student": "eve"}
-    _write(honest, folder / at)
+    # gradebook) in its file name, as an LMS names a download
+    _write(notebook(assignments, "teacher"), folder / f"eve_{at}")
     # the student's notebook as handed out, without otter's cells: otter in its kernel decides
     # nothing (the honest and the patched notebooks run it in the sandbox)
     _write(lean(notebook(assignments, "student")), folder / "blank" / at)
