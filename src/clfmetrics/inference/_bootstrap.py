@@ -196,8 +196,8 @@ def defined_bounds(stats, undefined, estimate, level, method, acceleration=0.0, 
 #: The seed of report(), compare(), their from-counts forms and the command line when
 #: none is given: the same call prints the same intervals every time.
 DEFAULT_SEED = 0
-#: Bytes per resampled matrix cell, counting the metrics' temporary arrays (measured: about
-#: three int64/float64 copies of the stack); ``_chunked`` sizes its chunks with it.
+#: Bytes per resampled matrix cell, counting the metrics' temporary arrays (they hold about
+#: three int64/float64 copies of the stack at once); ``_chunked`` sizes its chunks with it.
 _BYTES_PER_CELL = 24
 
 # Rows of resamples drawn at once, so that a block of draws holds about 2**20 numbers.

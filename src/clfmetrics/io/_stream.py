@@ -309,8 +309,8 @@ def _release() -> None:
     """Return the freed batches' memory to the system now (glibc's ``malloc_trim``).
 
     A batch's arrays (under 32 MiB) live on the C heap between arrays still in use, so
-    freeing them leaves holes that the heap keeps: at 10**7 rows the process held the
-    batches and their joined copy at once (1.19 GB measured, for 0.6 GB in use).
+    freeing them leaves holes that the heap keeps: at 10**7 rows the process would hold
+    the freed batches as well as their joined copy, about twice the memory in use.
     ``malloc_trim`` hands the whole free pages back. Elsewhere it does not exist: no-op.
     """
     if _TRIM is not None:
