@@ -170,8 +170,7 @@ class ScoredModel:
 
 def _one_thread():
     """Run numpy's BLAS on one thread: on a few hundred images its thread pool costs more
-    than it saves (a fit was 25 times slower with the default pool on a busy 2-core
-    machine)."""
+    than it saves, most of all on a busy machine with few cores."""
     from threadpoolctl import threadpool_limits
 
     return threadpool_limits(limits=1)
