@@ -27,7 +27,7 @@ import importlib
 #: Where each public name lives. Imported on first use (PEP 562), so that the grader's own
 #: processes (``python -m clfcourse.isolated``) and the student's kernel, which
 #: load only :mod:`.isolated` and :mod:`.values`, do not import nbformat, otter and jsonschema
-#: for nothing (seconds of CPU time per process).
+#: for nothing (slow imports, paid in every process).
 _WHERE = {
     "Assignment": "exercises",
     "Exercise": "exercises",

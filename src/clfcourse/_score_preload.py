@@ -4,8 +4,8 @@ Otter's test runner (``otter.test_files.ok_test``, otter's own code that runs it
 and the trusted packages (:data:`.values.TRUSTED`) every chapter binds names from, imported
 by name as the scorer imports them; the others (scipy, sklearn, sympy) are imported by the
 scores that need them. The ``otter`` package is set up without running its ``__init__``,
-which imports otter's whole API (pandas, nbconvert, ...: about 1.2 s of CPU time and 900
-modules more) that scoring never calls; ``otter.test_files`` and everything it imports are
+which imports otter's whole API (pandas, nbconvert, ...: a slow import of many modules more)
+that scoring never calls; ``otter.test_files`` and everything it imports are
 otter's own modules, loaded as usual (and fingerprinted, :func:`.runner.fingerprint`).
 """
 

@@ -4,8 +4,8 @@ The ``execute`` step of :mod:`.isolated`, run inside the submission's sandbox. T
 starts it by its path (``python -P .../execute.py NOTEBOOK NAMES OUT OUTPUT_MB``, see
 :func:`command`) rather than as ``python -m clfcourse.isolated execute``: the
 module imports only the standard library, nbformat and nbclient, so the process does not load
-numpy and the whole library (clfmetrics' package ``__init__``) for nothing, about a third of a
-second of CPU time per submission. ``-P`` keeps this module's folder off ``sys.path``.
+numpy and the whole library (clfmetrics' package ``__init__``) for nothing, once per
+submission. ``-P`` keeps this module's folder off ``sys.path``.
 
 Neither the hidden tests nor any grading code are loaded into the kernel; after the last cell
 a cell appended by this step writes the values of ``NAMES`` to ``OUT`` with
@@ -13,12 +13,12 @@ a cell appended by this step writes the values of ``NAMES`` to ``OUT`` with
 ``.ipynb``.
 
 What neither side of a run needs is not loaded. The kernel is ipykernel's, started as its
-launcher starts it but with debugpy unimportable, so that it starts no debugger (about a sixth
-of its start-up; grading never attaches one), and with its input history in memory (no sqlite
-file, and no saving thread for IPython to restart after a notebook forks, under the process
-cap). This step loads nbformat without the optional packages that jsonschema's format checkers
-import when they are installed (nbformat's schema checks no format). Together about a quarter
-of a second of CPU time less per submission.
+launcher starts it but with debugpy unimportable, so that it starts no debugger (a
+noticeable part of its start-up; grading never attaches one), and with its input history in
+memory (no sqlite file, and no saving thread for IPython to restart after a notebook forks,
+under the process cap). This step loads nbformat without the optional packages that
+jsonschema's format checkers import when they are installed (nbformat's schema checks no
+format). Each of these is CPU time every submission would spend for nothing.
 """
 
 from __future__ import annotations

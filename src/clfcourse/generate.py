@@ -215,7 +215,7 @@ def write_assignments(
         if a.chapter not in book.titles:
             book.add_page(a.source.read_text(), a.stem, a.chapter)
     # otter assign changes the working directory, so parallel chapters need processes; its
-    # import (1.5 s of CPU time) happens once here, and the pool's forked workers inherit it
+    # slow import happens once here, and the pool's forked workers inherit it
     import otter.assign  # noqa: F401
 
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:

@@ -297,7 +297,7 @@ def _execute(notebook: bytes, names, stem, timeout, limits, box, tmp: Path):
     problem."""
     scratch = tmp / "scratch"
     (scratch / ".matplotlib").mkdir(parents=True)  # MPLCONFIGDIR (see _environment)
-    for found in _font_lists():  # else a kernel that plots rebuilds it: 0.35 s of CPU time
+    for found in _font_lists():  # else a kernel that plots rebuilds it, slowly
         shutil.copy(found, scratch / ".matplotlib" / found.name)
     # the bytes read once from the submissions folder, never the student's path again
     (scratch / f"{stem}.ipynb").write_bytes(notebook)
@@ -423,8 +423,8 @@ def given_data(
     :func:`fingerprint`) and how the teacher notebook itself grades (results as
     :func:`run_isolated` returns them): a chapter's grader is checked without running its
     teacher notebook a second time. Otter's own cells (:func:`otters`) are left out of this
-    run: they bind nothing a test reads, and importing otter's API in the kernel costs about
-    2 s of CPU time per chapter.
+    run: they bind nothing a test reads, and importing otter's API in the kernel is slow, once
+    per chapter.
     """
     limits = limits or Limits()
     needed = names_read(tests)

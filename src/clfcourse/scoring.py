@@ -1,8 +1,8 @@
 """Each submission's scoring process, forked from a server that imported what scoring needs.
 
 Scoring a submission's values (``isolated score``, see :mod:`.isolated`) needs otter's test
-runner, and importing it imports otter's whole API (pandas, nbconvert): about 1.5 s of CPU time,
-once per submission when each score starts a new interpreter. Here multiprocessing's
+runner, and importing it imports otter's whole API (pandas, nbconvert): slow, and paid once
+per submission when each score starts a new interpreter. Here multiprocessing's
 ``forkserver`` imports it once per grader (:mod:`._score_preload`) and forks one process per
 score, so the guarantees of a process per submission hold:
 
