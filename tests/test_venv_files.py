@@ -13,7 +13,7 @@ from pathlib import Path
 
 
 def test_the_graders_packages_are_not_hard_links():
-    # The files' paths without importing otter (1.7 s of CPU at every worker's collection).
+    # The files' paths without importing otter (a slow import at every worker's collection).
     numpy, otter = Path(find_spec("numpy").origin), Path(find_spec("otter").origin)
     files = [numpy, otter, numpy.parent / "version.py"]
     linked = [

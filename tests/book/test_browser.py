@@ -7,8 +7,7 @@ non-local request is aborted and recorded: a page may ask no other site for
 anything (issue 25), and every local request must succeed. With ``SCREENSHOTS=1`` in the
 environment (``SCREENSHOTS=1 make test``), a full-page screenshot of every page goes to
 ``_build/screenshots/`` for a person to look through; they are off by default because no test
-reads them and a long chapter's screenshot cost five times its page load (7 s against 1.4 s,
-measured on chapter 17).
+reads them and a long chapter's screenshot costs several times its page load.
 """
 
 from __future__ import annotations
@@ -83,8 +82,7 @@ TYPESET_ALL = """async () => {
 #: text (no element inside) and whose look (its colour, size, weight, shadow and alignment, and the
 #: backgrounds, opacities and filters of the cell and every ancestor) repeats that of a visible
 #: cell checked before is marked too; a cell with elements inside, and every element in a cell, is
-#: checked as before. This took 1.2-2 s of CPU off the axe run of a chapter with many tables
-#: (chapter 12: 3.2-3.9 s -> 2.0-2.3 s; chapter 16: 5.0-5.4 s -> 3.1-3.6 s).
+#: checked as before. This takes a large share of the axe run off a chapter with many tables.
 AXE_PROBLEMS = """async () => {
     document.querySelectorAll('[data-axe-same-look]')
         .forEach(e => e.removeAttribute('data-axe-same-look'));
@@ -163,7 +161,7 @@ class PageVisit:
         self.own_context = context is None
         self.context = context or browser.new_context(viewport={"width": 1280, "height": 900})
         self.page = self.context.new_page()
-        # A page is idle within about 2 s here; the other xdist worker can starve it of CPU
+        # A page is soon idle here, but the other xdist worker can starve it of CPU
         # for a while (a JVM starting, a venv installing), so waits get two minutes, not 30 s.
         self.page.set_default_timeout(PAGE_TIMEOUT_MS)
         self.console_errors: list[str] = []
@@ -190,9 +188,9 @@ class PageVisit:
         CPU on a long chapter (colour contrast over thousands of code tokens), so the
         accessibility test and the self-check test share it. ``resultTypes`` keeps every rule
         and every violating node; it only stops axe from describing each of the thousands of
-        nodes that pass (a third of the run, and megabytes sent back to Python). Colour
-        contrast checks one code token span per look (``AXE_PROBLEMS``): 13-17 s of CPU
-        became 8.5 on chapter 17.
+        nodes that pass (a large part of the run, and megabytes sent back to Python). Colour
+        contrast checks one code token span per look (``AXE_PROBLEMS``), which cuts the run
+        of a long chapter most.
         """
         if self._axe is None:
             self.add_axe()
@@ -295,9 +293,9 @@ def _watch_lazy_typesetting(page_visit: PageVisit) -> dict:
 @pytest.fixture(scope="session")
 def page_context(browser):
     """The browser context the book's pages share, as a reader's tabs do: the theme's
-    scripts and styles and MathJax come from its cache, compiled once (the intro's load cost
-    2.2 s of CPU in a context of its own, 0.7 s in one that had loaded a page before). No
-    page test writes storage or cookies."""
+    scripts and styles and MathJax come from its cache, compiled once (a page loads at a
+    fraction of its CPU cost in a context that has loaded a page before). No page test
+    writes storage or cookies."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     yield context
     context.close()

@@ -197,8 +197,8 @@ def lab(tmp_path_factory):
     notebook_settings = user / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
     notebook_settings.mkdir(parents=True)
     # Render every cell at once. JupyterLab 4.6's default, "contentVisibility", attaches
-    # every cell too (the same text), but rendering these chapters took Chromium about twice
-    # the CPU (chapter 04: 19 s against 9 s, 10 and 17: 10-11 s against 5-6 s).
+    # every cell too (the same text), but rendering these chapters that way costs Chromium
+    # much more CPU.
     (notebook_settings / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
     token, port = secrets.token_hex(16), _free_port()
     env = {

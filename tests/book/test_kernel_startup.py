@@ -2,7 +2,7 @@
 
 Each chapter glues its numbers with ``myst_nb.glue``, which imports nbformat and so
 jsonschema. jsonschema 4.25+ imports rfc3987-syntax when it is installed, which builds an
-Earley parser at import (2.5 s of CPU per kernel); requirements.txt pins jsonschema 4.24.1,
+Earley parser at import (slow, in every kernel); requirements.txt pins jsonschema 4.24.1,
 which does not. The check is on the modules loaded, not on a time.
 """
 

@@ -34,7 +34,7 @@ pytestmark = pytest.mark.sandbox
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = notebook_chapters(ROOT)
 #: Chapters whose teacher notebooks are graded in full (kept few: each run executes a chapter;
-#: chapter 2, with three graded exercises, runs in 5 s of CPU time where chapter 9 took 7.6 s;
+#: chapter 2, with three graded exercises, runs in less CPU time than chapter 9 did;
 #: NaN values, which chapter 9's answers hold, are carried in test_coursework_values).
 GRADED = ("01-confusion-matrix", "02-accuracy-micro")
 
@@ -237,7 +237,7 @@ def graded(assigned, tmp_path_factory) -> dict:
     """
     out, _ = assigned
     folder = tmp_path_factory.mktemp("submissions")
-    # without otter's cells, which decide nothing (2 s of CPU time less; the mini batch's
+    # without otter's cells, which decide nothing (otter's slow import saved; the mini batch's
     # honest and patched notebooks run otter in the sandbox)
     wrong = lean(nbformat.read(out / "student" / "01-confusion-matrix.ipynb", 4))
     # right shape, and `most` is the largest entry of `over`, so the public test passes; the

@@ -56,7 +56,7 @@ def test_the_home_folder_is_bounded_and_off_the_disk(batch):
 
 def test_a_submissions_processes_share_one_memory_bound(batch):
     """Was: RLIMIT_AS bounds each process: five children of 150 MB under 1,024 MB each held
-    750 MB together (the red team's held 4.37 GB under --memory-mb 1024, and scored)."""
+    750 MB together (the red team's held several times 1,024 MB, and scored)."""
     row = batch["rows"]["memory"]
     assert row["points"] == "0", row
     assert f"together used more than {LIMITS.total_memory_mb} MB" in row["message"], row
@@ -170,7 +170,7 @@ def test_jobs_above_one_are_refused_without_groups(tmp_path, monkeypatch):
 
 def test_one_deadline_for_running_and_scoring(monkeypatch):
     """Was: scoring got max(left, 30) s of its own, and the functions the tests call (student
-    code, in the sandbox's worker) ran in it: 76 s under a 60 s limit, with full points."""
+    code, in the sandbox's worker) ran in it: past a 60 s limit, with full points."""
     import time
 
     from clfcourse import isolated, runner

@@ -82,7 +82,7 @@ def test_an_object_that_claims_equality_to_everything_earns_nothing(batch):
 
 
 def _with_cell(assignments: Path, which: str, code: str, folder: Path) -> Path:
-    nb = lean(notebook(assignments, which))  # no otter in its kernel: about 2 s of CPU less
+    nb = lean(notebook(assignments, which))  # no otter in its kernel (a slow import)
     nb.cells.insert(1, nbformat.v4.new_code_cell(code))
     folder.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, folder / f"{OVER_STEM}.ipynb")

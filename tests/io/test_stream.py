@@ -302,7 +302,7 @@ def test_parquet_scores_problems_name_the_row(tmp_path, capsys):
 # --- memory measured in a fresh process (ru_maxrss), scaled down to seconds ---------------
 
 # VmHWM, the peak resident size of this process image: ru_maxrss survives exec, so a child
-# of an xdist worker reported the worker's 285 MB instead of its own 74 MB (measured).
+# of an xdist worker reported the worker's peak instead of its own.
 _PEAK = """
 import re
 import numpy as np
@@ -343,8 +343,8 @@ assert len(r.labels) == {classes} and r.intervals["macro_f1"].low < r.intervals[
 
 
 def test_the_streaming_reader_does_not_grow_with_the_rows(tmp_path):
-    # The former reader held every row as a list of strings (measured: about 210 bytes a
-    # row here, so 140,000 more rows add some 30 MB). The streaming one keeps counts and
+    # The former reader held every row as a list of strings (well over 100 bytes a row, so
+    # 140,000 more rows would pass the bound below). The streaming one keeps counts and
     # one batch of rows (4,096 here, so that both files fill whole batches).
     peaks = []
     for rows in (20_000, 160_000):
@@ -366,8 +366,8 @@ assert int(cols.counts.sum()) == {rows}
 def test_the_streaming_reader_with_scores_holds_little_more_than_its_arrays(tmp_path):
     # With a score column every row keeps its line (4 bytes), two class codes (1 byte each
     # for few classes) and its score (8) while the file streams: 14 bytes. The former
-    # reader held about 157 bytes a row (text labels per row, and the batches' freed heap
-    # beside their joined copy).
+    # reader held many times that (text labels per row, and the batches' freed heap beside
+    # their joined copy).
     peaks = []
     for rows in (20_000, 220_000):
         path = tmp_path / f"rows{rows}.csv"
@@ -381,7 +381,8 @@ cols = read_columns({str(path)!r}, ["y", "p"], ["s"], batch=4096)
 assert cols.lines.size == {rows} and cols.codes["y"].dtype == np.int8
 """
         peaks.append(_peak_mb(body))
-    # measured: 21 (with int32 codes and int64 lines while streaming: 37; the former: 94)
+    # 14 bytes a row and the heap's slack pass; int32 codes with int64 lines while streaming
+    # (10 bytes more a row, and their slack) do not, nor does the former reader
     per_row = (peaks[1] - peaks[0]) * 2**20 / 200_000
     assert per_row < 30, (peaks, per_row)
 

@@ -351,7 +351,7 @@ def test_report_from_counts_with_labels_and_integer_classes():
 
 
 def test_a_billion_items_in_four_counts():
-    # McNemar's exact test sums O(sqrt(N)) binomial masses, not N: this takes well under 1 s.
+    # McNemar's exact test sums O(sqrt(N)) binomial masses, not N: quick even here.
     truth, a, b = ["x", "x", "y", "y"], ["x", "y", "y", "x"], ["x", "x", "x", "x"]
     big = np.array([4e8, 1e8, 3e8, 2e8])
     c = cm.compare_from_counts(truth, a, b, big.astype(np.int64), size=200, rng=0)

@@ -104,8 +104,8 @@ def build(folder: Path) -> None:
     env.pop("MPLBACKEND", None)
     # uv (the installer of `make setup`) rather than pip, which Binder's repo2docker uses
     # (test_publishing checks that command): the same pins resolve to the same versions, and
-    # uv installs from the cache `make setup` filled (2.5 s of CPU; pip took about 45 s).
-    # Nothing is byte-compiled ahead (49 s of CPU for every installed module); the imports
+    # uv installs from the cache `make setup` filled, many times faster than pip.
+    # Nothing is byte-compiled ahead (that would compile every installed module); the imports
     # below compile and cache what the chapters use, so PYTHONDONTWRITEBYTECODE, which this
     # machine sets, is dropped here as a Binder image does not set it.
     env.pop("PYTHONDONTWRITEBYTECODE", None)

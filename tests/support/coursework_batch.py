@@ -78,7 +78,7 @@ def notebook(assignments: Path, which: str, solution: str | None = None):
 
 def lean(nb):
     """``nb`` without otter's cells (its start-up and ``grader.check``), so that its kernel
-    never imports otter (about 2 s of CPU time each). For the submissions whose test needs no
+    never imports otter (a slow import, in each kernel). For the submissions whose test needs no
     otter in their kernel (only the honest and the patched notebook do): points come only
     from the scorer outside the kernel either way. The grader's own rule (:func:`otters`),
     which also leaves otter's cells out of the teacher's run."""

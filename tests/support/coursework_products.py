@@ -30,10 +30,9 @@ def compiled_library() -> None:
 
     Where ``PYTHONDONTWRITEBYTECODE`` is set (it is on this project's machines) no process
     caches the library's bytecode, and a sandbox's read-only library never could: every kernel
-    the coursework tests start then compiles each library module it imports (0.1 s of CPU time
-    for the mini chapter, 0.2 s for a book chapter). A teacher's grader finds the bytecode that
-    the library's first import wrote. Files already compiled are left as they are (a later call
-    costs milliseconds).
+    the coursework tests start then compiles each library module it imports, again and again.
+    A teacher's grader finds the bytecode that the library's first import wrote. Files already
+    compiled are left as they are (a later call is cheap).
     """
     compileall.compile_dir(ROOT / "src" / "clfmetrics", quiet=1)
 

@@ -85,7 +85,7 @@ def build(folder: Path, page: str = PAGE) -> subprocess.CompletedProcess:
 def build_here(folder: Path, page: str) -> tuple[int, str]:
     """The same build in this process, by sphinx-build's own entry point: its exit status
     and what it wrote to stderr. For the builds that a bad page stops: each in a process of
-    its own took 1.5 s of CPU (the interpreter, Sphinx and MyST imported again), here 0.06."""
+    its own would start the interpreter and import Sphinx and MyST again, for each page."""
     from sphinx.cmd.build import build_main
 
     err = io.StringIO()
@@ -132,8 +132,8 @@ def answer_by_pointer(form, spec, right: bool) -> tuple[str | None, str]:
 #: button is clicked, whose activation submits the form as a reader's click does. The page's own
 #: listeners do the rest (``_static/selfcheck.js``). Returns, per form, the verdicts of the two
 #: replies as ``[state, text of the live region]``, or ``["error", why]`` where a control could
-#: not be reached. One round trip instead of about five per reply: the Playwright clicks cost
-#: 1.5-3 s of CPU per chapter (scrolling, waiting for stable frames and repainting each time).
+#: not be reached. One round trip instead of about five per reply: the Playwright clicks are
+#: slow (scrolling, waiting for stable frames and repainting each time).
 ANSWER_ALL_BY_POINTER = """(replies) => {
     const forms = [...document.querySelectorAll('form.clf-selfcheck')];
     const reach = (element) => {
