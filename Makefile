@@ -62,7 +62,7 @@ setup: $(STAMP)
 
 # uv installs the pins: parallel downloads and unpacking (byte-compiling: below), where pip
 # does one at a time. uv goes in by the machine's own pip (--python, pip >= 22.3): the venv
-# needs no pip of its own, and bootstrapping one (ensurepip) cost 8 s of the set-up. An older
+# needs no pip of its own, and bootstrapping one (ensurepip) would slow the set-up. An older
 # pip bootstraps it.
 $(UV_STAMP): requirements-setup.txt
 	@if [ ! -x $(BIN)/python ]; then \

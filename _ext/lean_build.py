@@ -4,7 +4,7 @@
   reference's ``automodule``) is parsed into a document of its own, and some of its nodes
   (the docstrings' ``>>>`` examples) keep a reference to that document after they are moved
   into the page. Its settings hold Sphinx's ``BuildEnvironment``, so every API page's
-  pickled doctree carried a copy of the environment: 3.4 MB instead of tens of kB,
+  pickled doctree carried a copy of the environment, many times the page's own size,
   pickled once and unpickled twice per page (Sphinx strips the environment from the page's
   own document only). Each node is pointed at the page's document once the page is read.
 - **Citation styles looked up again for every citation.** sphinxcontrib-bibtex asks

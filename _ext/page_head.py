@@ -23,8 +23,8 @@ description.
 - **Icons.** The theme loads Font Awesome twice: its stylesheet carries the icon font's CSS
   (``.fa-sun:before`` and the ``@font-face`` rules), and ``fontawesome.js`` (540 kB) replaces
   every ``<i class="fa-...">`` by an inline SVG and then watches every change of the page for
-  more. On a phone that script was the theme's costliest (seconds of main-thread work at
-  Lighthouse's 4x slowdown, more on pages where MathJax typesets as the reader scrolls). The
+  more. On a phone that script was the theme's costliest in main-thread work (under
+  Lighthouse's 4x slowdown; more on pages where MathJax typesets as the reader scrolls). The
   pages drop it: the same icons are drawn by the font the stylesheet already declares.
 - **Description.** Every page gets ``<meta name="description">``: the front matter's
   ``description`` when there is one, else the page's first paragraph of prose (shortened to

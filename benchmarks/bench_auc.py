@@ -15,7 +15,7 @@ are what a shared machine can compare):
   probabilities rounded to 3 decimals and rescaled (a few thousand distinct scores
   per column), 2,000 resamples each, in CPU seconds against item resampling with
   scikit-learn's ``average_precision_score`` (2 resamples per class, scaled).
-  Issue 26: they were 9.4 of the 11.6 CPU seconds of the 5-class ``--proba`` report.
+  Issue 26: they were most of the CPU time of the 5-class ``--proba`` report.
 - ``auc_interval(method="delong")`` at 10**6 continuous scores against the DeLong
   interval of the ``confidenceinterval`` package (goal: no slower), with the
   difference of the two ends.

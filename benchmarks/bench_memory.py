@@ -16,8 +16,9 @@ or ``confusion_matrix`` alone on the same arrays.
   files have them), against pandas' ``read_csv`` and scikit-learn's
   ``roc_auc_score(multi_class="ovr", average="macro")``: 10**7 rows in the full run (the
   reader keeps class codes and one matrix of probabilities, the report checks them once
-  and goes over them a block of items at a time: 726 MiB measured on a loaded machine;
-  999 MiB with the report's whole-column passes, 1.65 GB before the matrix).
+  and goes over them a block of items at a time, which keeps this row well under the
+  limit: the report's whole-column passes came near it, and the reader before the matrix
+  passed it).
 
 ``--quick``: 100 classes x 2,000 rows, 2,000 binary rows and 2,000 rows of 5-class
 probabilities, 100 resamples (seconds), ours in one process and the references in another.

@@ -11,11 +11,7 @@ files that DuckDB generates in a temporary folder:
   and read row by row (DuckDB hidden), the reader used before DuckDB was.
 
 ``--quick`` uses 10**4 and 10**3 rows and 100 resamples (seconds), all four in one process
-(``_measure_group``). Measured on the shared two-core machine while it was busy: the
-Parquet file of 10**8 predictions (73 MB) took 2.0-2.5 s and 89 MB through the API,
-4.0 s and 93 MB through the command line; the CSV file of 10**7 rows 6.4 s and 152 MB
-through DuckDB. The row reader took 9 s and 283 MB at 10**6 rows and grows linearly
-(about 2.8 GB at 10**7).
+(``_measure_group``). The full run's rows are ``scale`` in ``benchmarks/results.json``.
 """
 
 from __future__ import annotations

@@ -289,7 +289,7 @@ def main(argv=None) -> int:
         "symbolic": bench_symbolic(args.quick),
         "chapters": bench_chapters(args.quick),
         # quick: one timed edit, no warm-up, the threshold explorer on 10**3 scores (building
-        # it on 10**5 took seconds); each widget is still built with and without its figure
+        # it on 10**5 is slow); each widget is still built with and without its figure
         "widgets": bench_widgets(1, warmup=0, n_scores=1_000) if args.quick else bench_widgets(60),
         "curves": bench_curves(1_000 if args.quick else 1_000_000, repeat, rng),
         "intervals": bench_intervals(args.quick),
