@@ -32,6 +32,7 @@ from bench_auc import bench_auc
 from bench_bands import bench_bands
 from bench_corp import bench_corp
 from bench_curves import bench_curves
+from bench_decisions import bench_decisions
 from bench_exact import bench_exact
 from bench_intervals import bench_intervals
 from bench_lighthouse import bench_lighthouse
@@ -296,6 +297,7 @@ def main(argv=None) -> int:
         "auc": bench_auc(args.quick),
         "bands": bench_bands(args.quick),
         "corp_band": bench_corp(args.quick),
+        "decisions": bench_decisions(args.quick),
         "exact": bench_exact(args.quick),
         # quick: the eight explorers on one page, loaded once (the full run: every page)
         "pages": bench_pages(1, together=True) if args.quick else bench_pages(3),
@@ -325,6 +327,8 @@ def main(argv=None) -> int:
     print_table("ROC/PR bands, 1,000 distinct scores", results["bands"]["distinct"])
     print_table("ROC/PR bands, continuous scores", results["bands"]["continuous"])
     print_table("CORP consistency band", results["corp_band"])
+    print_table("net benefit versus dcurves", results["decisions"]["net_benefit"])
+    print_table("decision curve band versus dca per resample", results["decisions"]["band"])
     print_table("exact intervals, one call, versus scipy's binomtest per class", results["exact"])
     print_table("page explorers: weight and time to interactive, cold cache", results["pages"])
     print_table("paired comparison at scale (fresh process each)", results["scale"])

@@ -45,6 +45,10 @@ def test_quick_benchmark_runs(tmp_path):
         assert row["roc_band_s"] > 0 and row["speedup"] > 0 and 0 < row["mean_width"] < 1
     (corp,) = results["corp_band"]  # issue 27: against IsotonicRegression per resample
     assert corp["ours_cpu_s"] > 0 and corp["speedup"] > 1 and 0 < corp["mean_width"] < 1
+    (nb,) = results["decisions"]["net_benefit"]  # issue 36: against dcurves in one run
+    assert nb["ours_s"] > 0 and nb["speedup"] > 0 and nb["max_difference"] < 1e-12, nb
+    (band,) = results["decisions"]["band"]
+    assert band["band_s"] > 0 and band["speedup"] > 1 and 0 < band["mean_width"] < 1, band
     (exact,) = results["exact"]  # Clopper-Pearson on 36 classes, ours and scipy's
     assert exact["ours_s"] > 0 and exact["ratio_ours_to_scipy"] > 0
     assert exact["max_end_difference"] < 1e-10

@@ -1,0 +1,103 @@
+"""Net benefit and decision curves against ``dcurves`` (PyPI), measured in the same run.
+
+Two rows (ratios, not seconds, are what a shared machine can compare):
+
+- ``net_benefit`` at 10**6 scores and 100 thresholds, against ``dcurves.dca`` on the same
+  items and thresholds (the model's rows only are compared; both give treat-all and
+  treat-none as well); the largest difference between the two is reported too.
+- ``decision_curve`` with its simultaneous band at 10**6 tied scores (1,000 distinct values)
+  and 2,000 resamples (goal: under 2 s). ``dcurves`` has no band; its reference is one
+  ``dca`` call per resample, timed on a few resamples and scaled linearly to 2,000.
+
+Wall and CPU seconds are both given: on a shared machine the CPU time is the steadier figure.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+import clfmetrics as cm
+
+
+def _seconds(fn):
+    start, cpu = time.perf_counter(), time.process_time()
+    out = fn()
+    return time.perf_counter() - start, time.process_time() - cpu, out
+
+
+def _problem(n_items: int, distinct: int | None, rng):
+    """Outcomes at prevalence 0.3 and probabilities from a binormal score, optionally binned."""
+    y = rng.random(n_items) < 0.3
+    s = 1 / (1 + np.exp(-(rng.normal(1.0 * y, 1.0) - 1.2)))
+    if distinct is not None:  # quantile bins: exactly ``distinct`` values, equally common
+        edges = np.quantile(s, np.linspace(0, 1, distinct + 1)[1:-1])
+        s = np.take(np.r_[edges, 1.0], np.searchsorted(edges, s))
+    return y.astype(int), s
+
+
+def _dca(y, s, thresholds):
+    import pandas as pd
+    from dcurves import dca
+
+    frame = pd.DataFrame({"y": y, "m": s})
+    out = dca(data=frame, outcome="y", modelnames=["m"], thresholds=thresholds)
+    return out[out["model"] == "m"].sort_values("threshold")["net_benefit"].to_numpy()
+
+
+def net_benefit_row(n_items: int, rng) -> dict:
+    y, s = _problem(n_items, None, rng)
+    thresholds = np.arange(1, 101) / 101
+    row = {"items": n_items, "thresholds": thresholds.size}
+    row["ours_s"], row["ours_cpu_s"], ours = _seconds(lambda: cm.net_benefit(y, s, thresholds))
+    try:
+        _dca(y[:100], s[:100], thresholds)  # warm-up: the first call pays for imports
+        row["dcurves_s"], row["dcurves_cpu_s"], ref = _seconds(lambda: _dca(y, s, thresholds))
+    except ImportError:  # dcurves is a test dependency
+        row["reference"] = "dcurves not installed"
+        return row
+    row["speedup"] = row["dcurves_s"] / row["ours_s"]
+    row["cpu_speedup"] = row["dcurves_cpu_s"] / row["ours_cpu_s"]
+    row["max_difference"] = float(np.max(np.abs(np.asarray(ours) - ref)))
+    return row
+
+
+def band_row(n_items: int, distinct: int, size: int, reference: int, rng) -> dict:
+    y, s = _problem(n_items, distinct, rng)
+    thresholds = np.arange(5, 51) / 100
+    row = {"items": n_items, "distinct": int(np.unique(s).size), "resamples": size}
+    row["band_s"], row["band_cpu_s"], curve = _seconds(
+        lambda: cm.decision_curve(y, s, thresholds, size=size, rng=0)
+    )
+    row["mean_width"] = float(np.mean(curve.high - curve.low))
+    try:
+        _dca(y[:100], s[:100], thresholds)
+        draws = np.random.default_rng(1)
+
+        def resampled():
+            for _ in range(reference):
+                idx = draws.integers(0, y.size, y.size)
+                _dca(y[idx], s[idx], thresholds)
+
+        wall, cpu, _ = _seconds(resampled)
+    except ImportError:
+        row["reference"] = "dcurves not installed"
+        return row
+    row["dcurves_resamples_timed"] = reference
+    row["dcurves_s_scaled"] = wall * size / reference
+    row["speedup"] = row["dcurves_s_scaled"] / row["band_s"]
+    row["cpu_speedup"] = cpu * size / reference / row["band_cpu_s"]
+    return row
+
+
+def bench_decisions(quick: bool) -> dict:
+    rng = np.random.default_rng(36)
+    if quick:
+        n, big, distinct, size, few = 10**4, 10**4, 100, 200, 2
+    else:
+        n, big, distinct, size, few = 10**6, 10**6, 1000, 2000, 3
+    return {
+        "net_benefit": [net_benefit_row(n, rng)],
+        "band": [band_row(big, distinct, size, few, rng)],
+    }
