@@ -52,9 +52,9 @@ def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int, u
     def apply() -> None:
         os.setsid()  # its own process group, so a timeout can end the whole tree
         mb = 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (memory_mb * mb, memory_mb * mb))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb * mb, file_mb * mb))
+        _lower(resource.RLIMIT_AS, memory_mb * mb, memory_mb * mb)
+        _lower(resource.RLIMIT_CPU, cpu_seconds, cpu_seconds + 5)
+        _lower(resource.RLIMIT_FSIZE, file_mb * mb, file_mb * mb)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         cap = tasks_of(uid) + max_processes
         hard = resource.getrlimit(resource.RLIMIT_NPROC)[1]
@@ -63,6 +63,16 @@ def limits(memory_mb: int, cpu_seconds: int, max_processes: int, file_mb: int, u
         resource.setrlimit(resource.RLIMIT_NPROC, (cap, hard))
 
     return apply
+
+
+def _lower(kind: int, soft: int, hard: int) -> None:
+    """Set a limit, never above the one this process has: a process without
+    ``CAP_SYS_RESOURCE`` (root in a container, too) cannot raise its hard limit, and the
+    scorer's worker (2,048 MB) is started by a scorer limited to ``--memory-mb``."""
+    most = resource.getrlimit(kind)[1]
+    if most != resource.RLIM_INFINITY:
+        soft, hard = min(soft, most), min(hard, most)
+    resource.setrlimit(kind, (soft, hard))
 
 
 class _Worker:

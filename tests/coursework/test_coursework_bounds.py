@@ -1,7 +1,7 @@
-"""Issue 38: memory, ``/tmp``, processes, CPU and leftovers bounded per submission.
+"""Issue 38: memory, ``/tmp``, processes, CPU, time and leftovers bounded per submission.
 
 The attacks are graded at ``--jobs 2`` beside an honest notebook in ``coursework_bounds``'s
-batch; each earns its points only if its bound fails. The CPU share and the groups' files are
+batches; each earns its points only if its bound fails. The CPU share and the groups' files are
 checked on their own (a CPU-starvation test of a whole batch would time on a shared machine).
 """
 
@@ -13,7 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from coursework_bounds import LIMITS, bounds_batch
+from coursework_bounds import (
+    DEADLINE,
+    LIMITS,
+    bounds_batch,
+    deadline_batch,
+    unsandboxed_batch,
+)
 from coursework_mini import OVER_STEM
 
 from clfcourse import cgroups, untrusted
@@ -73,12 +79,53 @@ def test_a_fork_bomb_is_capped_and_its_neighbour_graded(batch):
 
 def test_a_deep_chain_of_folders_is_cleaned_up(batch):
     """Was: shutil.rmtree raised RecursionError on 1,200 nested folders: the scratch folder
-    stayed behind with its payload, and the file's row said the grader failed. The chain
-    is now made in the sandbox's memory-backed home and goes with it; what is left on the
-    host is removed without recursion (``test_remove_tree_needs_no_recursion``)."""
+    stayed behind with its payload, and the file's row said the grader failed. In a sandbox
+    the chain is made in the memory-backed home and goes with it (nothing of it on the host:
+    the remover's own defence is shown where the home is a host folder, below)."""
     row = batch["rows"]["deep"]
     assert row["points"] == "0" and "test 2: AssertionError" in row["message"], row
     assert batch["left"] == [], batch["left"]
+
+
+@pytest.fixture(scope="module")
+def unsandboxed(tmp_path_factory) -> dict:
+    return unsandboxed_batch(tmp_path_factory)
+
+
+def test_a_deep_chain_on_the_host_is_removed_without_recursion(unsandboxed):
+    """Without a sandbox (--unsafe-no-sandbox) the notebook's home is its scratch folder on
+    the host: the 1,200 folders and the payload at their bottom are made there, and the
+    scratch folder's removal (``untrusted.remove_tree``, no recursion) takes them all; the
+    honest notebook of the run keeps its points."""
+    rows = unsandboxed["rows"]
+    assert (rows["honest"]["points"], rows["honest"]["message"]) == ("2", "ok"), rows
+    assert rows["deep"]["points"] == "0", rows
+    assert "test 2: AssertionError" in rows["deep"]["message"], rows
+    assert (unsandboxed["left"], unsandboxed["payload"]) == ([], False), unsandboxed
+
+
+#: Applies limits of 1,024 MB to itself, then starts a child that asks for 2,048 MB (as the
+#: scorer, limited to --memory-mb, starts the worker that runs the student's functions).
+NESTED_LIMITS = """\
+import subprocess, sys
+from clfcourse import isolated
+isolated.limits(1024, 120, 64, 64)()
+child = "import resource; print(resource.getrlimit(resource.RLIMIT_AS)[1] // 2**20)"
+run = subprocess.run([sys.executable, "-c", child], preexec_fn=isolated.limits(2048, 60, 16, 16),
+                     capture_output=True, text=True)
+print(run.stdout.strip() or run.stderr.strip().splitlines()[-1])
+"""
+
+
+def test_a_childs_limits_never_exceed_its_parents():
+    """Was: the scorer's worker asked for 2,048 MB of address space; under --memory-mb below
+    that, a process without CAP_SYS_RESOURCE cannot raise its hard limit, so every test that
+    calls a student's function failed ("Exception occurred in preexec_fn")."""
+    env = {**os.environ, "PYTHONPATH": str(Path(untrusted.__file__).parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-c", NESTED_LIMITS], env=env, capture_output=True, text=True
+    )
+    assert done.stdout.strip() == "1024", (done.stdout, done.stderr)
 
 
 def test_remove_tree_needs_no_recursion(tmp_path):
@@ -246,3 +293,21 @@ def test_empty_files_are_bounded_by_the_groups_memory(tmp_path):
     made = [int(line) for line in done.stdout.split()]
     assert done.returncode != 0 and max(made, default=0) < 400_000, (done.returncode, made[-1:])
     assert not list(tmp_path.iterdir())  # nothing of it on the host
+
+
+@pytest.fixture(scope="module")
+def deadline(tmp_path_factory) -> dict:
+    assert groups_available() is None, groups_available()
+    return deadline_batch(tmp_path_factory)
+
+
+def test_one_deadline_for_a_whole_batch(deadline):
+    """Was: scoring got max(left, 30) s of its own, and the function the test calls (student
+    code, in the sandbox's worker) ran in it: a right answer that sleeps there for longer
+    than the whole --timeout earned its points. Now it times out while its values are graded,
+    and the honest notebook graded beside it keeps its points."""
+    rows = deadline["rows"]
+    assert (rows["honest"]["points"], rows["honest"]["message"]) == ("2", "ok"), rows
+    assert rows["slow"]["points"] == "0", rows
+    why = f"timed out after {DEADLINE} s, while its values were graded"
+    assert rows["slow"]["message"] == why, rows

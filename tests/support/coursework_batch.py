@@ -53,23 +53,27 @@ def _base(factory: pytest.TempPathFactory) -> Path:
     return base
 
 
-def mini_assignments(factory: pytest.TempPathFactory) -> Path:
-    """``make assignments`` of the mini chapter, once per run (student, teacher, zip)."""
+def mini_assignments(
+    factory: pytest.TempPathFactory, stem: str = OVER_STEM, text: str = OVER
+) -> Path:
+    """``make assignments`` of the mini chapter (or of the chapter ``text``, assigned under
+    ``stem``), once per run (student, teacher, zip)."""
     compiled_library()  # before any of the chapter's kernels
     base = _base(factory)
-    out = base / "mini-assignments"
-    with FileLock(str(base / "mini-assignments.lock")):
+    out = base / f"{stem}-assignments"
+    with FileLock(str(base / f"{stem}-assignments.lock")):
         if not (out / "manifest.json").exists():
-            book = base / "mini-book"
+            book = base / f"{stem}-book"
             book.mkdir(exist_ok=True)
-            (book / f"{OVER_STEM}.md").write_text(OVER)
-            write_assignments(book, out, [book / f"{OVER_STEM}.md"], run_tests=False)
+            (book / f"{stem}.md").write_text(text)
+            write_assignments(book, out, [book / f"{stem}.md"], run_tests=False)
     return out
 
 
-def notebook(assignments: Path, which: str, solution: str | None = None):
-    """The mini chapter's ``student`` or ``teacher`` notebook, its answer cell replaced."""
-    nb = nbformat.read(assignments / which / f"{OVER_STEM}.ipynb", 4)
+def notebook(assignments: Path, which: str, solution: str | None = None, stem: str = OVER_STEM):
+    """The mini chapter's (or ``stem``'s) ``student`` or ``teacher`` notebook, its answer cell
+    replaced."""
+    nb = nbformat.read(assignments / which / f"{stem}.ipynb", 4)
     if solution is not None:
         (cell,) = [c for c in nb.cells if c.metadata.get(META, {}).get("role") == "solution"]
         cell.source = solution

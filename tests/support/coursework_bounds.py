@@ -7,22 +7,27 @@ two at a time beside an honest notebook that must keep its 2/2 under the same sm
 together, 45 tasks. The
 payloads stay small (at most a few hundred MB of memory, 100 MB of ``/tmp``), so the tests
 endanger no machine that runs them.
+
+Two smaller runs beside it, each an honest notebook and one attack: :func:`deadline_batch`
+(a right answer whose function sleeps past ``--timeout`` when the test calls it) and
+:func:`unsandboxed_batch` (the deep chain of folders where the home folder is on the host).
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import os
 import tempfile
 from pathlib import Path
 
 import nbformat
 import pytest
 from coursework_batch import _base, lean, mini_assignments, notebook
-from coursework_mini import OVER_STEM
+from coursework_mini import FUNCTION, FUNCTION_STEM, OVER_STEM
 from filelock import FileLock
 
-from clfcourse import Limits, grade_submissions, sandbox
+from clfcourse import Limits, grade_submissions, sandbox, untrusted
 
 AT = f"{OVER_STEM}.ipynb"
 RIGHT = "over = bias(m) - prevalence(m)"
@@ -151,3 +156,96 @@ def bounds_batch(factory: pytest.TempPathFactory) -> dict:
         "rows": {r["student"]: r for r in _read(grades / "grades.csv")},
         "run": (grades / "latest").resolve(),
     }
+
+
+#: The deadline of :func:`deadline_batch`'s run, for running a notebook and scoring its values
+#: together (``--timeout``), and how long the slow answer's function sleeps when the test calls
+#: it: longer than the whole deadline, yet within the 30 s that scoring got of its own (the
+#: deadline generous: the honest notebook beside it must fit it on a loaded machine).
+DEADLINE, SLEEP = 20, 25
+
+#: The right count, but only after a sleep in the scorer's worker (the notebook never calls
+#: it): executing and scoring together take longer than the deadline.
+SLOW_FUNCTION = f"""\
+def total_of(m):
+    import time
+    time.sleep({SLEEP})
+    return sum(map(sum, m))
+"""
+
+
+def deadline_batch(factory: pytest.TempPathFactory) -> dict:
+    """``FUNCTION``'s honest notebook and a slow one, graded at ``--jobs 2`` under
+    ``--timeout DEADLINE``: ``rows`` by student (grades.csv)."""
+    assignments = mini_assignments(factory, FUNCTION_STEM, FUNCTION)
+    base = _base(factory)
+    folder = base / "deadline-batch"
+    with FileLock(str(base / "deadline-batch.lock")):
+        if not (folder / "batch.json").exists():
+            assert sandbox.probe() is None, sandbox.probe()
+            submissions, at = folder / "submissions", f"{FUNCTION_STEM}.ipynb"
+            honest = lean(notebook(assignments, "teacher", stem=FUNCTION_STEM))
+            slow = lean(notebook(assignments, "student", SLOW_FUNCTION, FUNCTION_STEM))
+            for student, nb in {"honest": honest, "slow": slow}.items():
+                (submissions / student).mkdir(parents=True)
+                nbformat.write(nb, submissions / student / at)
+            grade_submissions(submissions, assignments, folder / "grades", DEADLINE, 2, LIMITS)
+            (folder / "batch.json").write_text("{}")
+    grades = folder / "grades"
+    return {"rows": {r["student"]: r for r in _read(grades / "grades.csv")}}
+
+
+def unsandboxed_batch(factory: pytest.TempPathFactory) -> dict:
+    """The honest notebook and ``DEEP``, graded with ``--unsafe-no-sandbox`` (the one run in
+    which a notebook's home folder is a folder on the host, its scratch folder: the teacher's
+    choice where no sandbox can be made): ``rows`` by student, ``left`` (the scratch folders
+    the run left behind, then removed here) and ``payload`` (whether the file at the bottom of
+    the chain was among them)."""
+    assignments = mini_assignments(factory)
+    base = _base(factory)
+    folder = base / "unsandboxed-batch"
+    with FileLock(str(base / "unsandboxed-batch.lock")):
+        if not (folder / "batch.json").exists():
+            submissions = folder / "submissions"
+            honest = lean(notebook(assignments, "teacher"))
+            deep = lean(notebook(assignments, "student", DEEP))
+            for student, nb in {"honest": honest, "deep": deep}.items():
+                (submissions / student).mkdir(parents=True)
+                nbformat.write(nb, submissions / student / AT)
+            scratch = folder / "scratch"
+            scratch.mkdir()
+            before, tempfile.tempdir = tempfile.tempdir, str(scratch)
+            try:
+                grades = folder / "grades"
+                grade_submissions(submissions, assignments, grades, 240, 1, LIMITS, True)
+            finally:
+                tempfile.tempdir = before
+            left = sorted(p for p in scratch.iterdir() if p.name.startswith("clfmetrics-"))
+            payload = any(_holds(p, "bottom-of-the-chain") for p in left)
+            for path in left:  # what a failed cleanup left, never on the machine after the test
+                untrusted.remove_tree(path)
+            names = [p.name for p in left]
+            (folder / "batch.json").write_text(json.dumps({"left": names, "payload": payload}))
+    found = json.loads((folder / "batch.json").read_text())
+    grades = folder / "grades"
+    return {**found, "rows": {r["student"]: r for r in _read(grades / "grades.csv")}}
+
+
+def _holds(top: Path, name: str) -> bool:
+    """Whether a file ``name`` is anywhere below ``top`` (walked by descriptor, however deep)."""
+    stack = [os.open(top, os.O_RDONLY | os.O_DIRECTORY)]
+    try:
+        while stack:
+            fd = stack.pop()
+            try:
+                for entry in os.scandir(fd):
+                    if entry.name == name:
+                        return True
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd))
+            finally:
+                os.close(fd)
+    finally:
+        for fd in stack:
+            os.close(fd)
+    return False

@@ -3,7 +3,8 @@
 ``OVER`` is built like the book's chapters (given data ``m``, an answer ``over`` whose hidden
 test compares it with the library, a message on the hidden assert): the grader's own tests
 grade it, because a kernel runs it in a second where a book chapter takes ten. ``total_chapter``
-is the smallest chapter with one exercise, in the variants the markup tests need.
+is the smallest chapter with one exercise, in the variants the markup tests need;
+``FUNCTION`` one whose answer is a function its test calls.
 """
 
 from __future__ import annotations
@@ -74,6 +75,52 @@ assert abs(float(np.sum(over))) < 1e-9
 
 #: The stem ``OVER`` is assigned under.
 OVER_STEM = "mini"
+
+#: A chapter whose answer is a function the test calls (``total_of``): its scoring runs
+#: student code again, in the sandbox's worker, on the chapter's given data ``m``.
+FUNCTION = f"""{HEADER}
+```{{code-cell}} ipython3
+m = [[3, 1], [1, 5]]
+```
+
+```{{exercise}}
+:label: ex-mini-total-of
+
+Write `total_of(m)`, the number of items a confusion matrix `m` counts.
+```
+
+````{{solution-start}} ex-mini-total-of
+:class: dropdown
+````
+
+Add every entry.
+
+```{{code-cell}} ipython3
+:tags: [solution]
+
+def total_of(m):
+    return sum(map(sum, m))
+```
+
+````{{solution-end}}
+````
+
+```{{code-cell}} ipython3
+:tags: [check, hide-input]
+:points: 2
+
+assert callable(total_of), "total_of is a function"
+```
+
+```{{code-cell}} ipython3
+:tags: [hidden-check, remove-cell]
+
+assert total_of(m) == 10, "every item of m, counted once"
+```
+"""
+
+#: The stem ``FUNCTION`` is assigned under.
+FUNCTION_STEM = "mini-function"
 
 _WHY = """
 ```{exercise}
