@@ -8,13 +8,11 @@ is needed) and runs a paired comparison through the command line there.
 from __future__ import annotations
 
 import ast
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from numpy_only import numpy_only_venv, run
 
 from clfmetrics import mcnemar, mcnemar_sample_size, to_labels
 
@@ -67,37 +65,9 @@ def test_mcnemar_pvalue_equals_scipy():
         assert r.pvalue == pytest.approx(ref, rel=1e-12)
 
 
-def numpy_only_venv(root: Path) -> tuple[Path, dict]:
-    """A fresh venv whose only package is numpy; returns its python and environment."""
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--without-pip", str(root / "venv")],
-        check=True,
-        timeout=120,
-    )
-    python = root / "venv" / "bin" / "python"
-    site = root / "site"
-    site.mkdir()
-    numpy_dir = Path(np.__file__).parent
-    for entry in numpy_dir.parent.iterdir():
-        if entry.name == "numpy" or entry.name.startswith("numpy.libs"):
-            (site / entry.name).symlink_to(entry)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE.parent), str(site)])
-    env["PYTHONNOUSERSITE"] = "1"
-    return python, env
-
-
-@pytest.mark.fresh_env
 def test_paired_report_runs_in_a_venv_with_only_numpy(tmp_path):
-    python, env = numpy_only_venv(tmp_path)
-    probe = subprocess.run(
-        [python, "-c", "import numpy, sys; import scipy"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    python, env = numpy_only_venv(tmp_path, PACKAGE.parent)
+    probe = run(python, env, ["-c", "import numpy, sys; import scipy"], timeout=120)
     assert probe.returncode != 0 and "No module named 'scipy'" in probe.stderr
 
     m = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
@@ -107,14 +77,7 @@ def test_paired_report_runs_in_a_venv_with_only_numpy(tmp_path):
     rows = [f"{t},{p},{o}" for t, p, o in zip(y_true, y_pred, other, strict=True)]
     path.write_text("gold,model,baseline\n" + "\n".join(rows) + "\n")
     argv = ["report", str(path), "--truth", "gold", "--pred", "model", "--pred", "baseline"]
-    out = subprocess.run(
-        [python, "-m", "clfmetrics", *argv, "--size", "500"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
+    out = run(python, env, ["-m", "clfmetrics", *argv, "--size", "500"], timeout=300)
     assert out.returncode == 0, out.stderr
     expected = mcnemar(y_true, y_pred, other)
     assert "McNemar's exact test on accuracy" in out.stdout
@@ -124,7 +87,7 @@ def test_paired_report_runs_in_a_venv_with_only_numpy(tmp_path):
 @pytest.mark.fresh_env
 def test_html_report_with_curves_runs_in_a_venv_with_only_numpy(tmp_path):
     """--format html draws its figures with the package's own SVG writer: no matplotlib."""
-    python, env = numpy_only_venv(tmp_path)
+    python, env = numpy_only_venv(tmp_path, PACKAGE.parent)
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 200)
     s = np.clip(0.4 * y + 0.6 * rng.random(200), 0, 1)
@@ -134,14 +97,7 @@ def test_html_report_with_curves_runs_in_a_venv_with_only_numpy(tmp_path):
     target = tmp_path / "report.html"
     argv = ["report", str(path), "--truth", "gold", "--pred", "model", "--scores", "score"]
     argv += ["--size", "200", "--format", "html", "--output", str(target)]
-    out = subprocess.run(
-        [python, "-m", "clfmetrics", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
+    out = run(python, env, ["-m", "clfmetrics", *argv], timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout == "" and out.stderr.startswith("clfmetrics: wrote the html report")
     page = target.read_text(encoding="utf-8")

@@ -9,15 +9,14 @@ line reads a file there.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
-import numpy as np
 import pytest
+from numpy_only import numpy_only_venv, run
 
 ROOT = Path(__file__).resolve().parents[1]
 UV = Path(sys.executable).parent / "uv"
@@ -60,26 +59,9 @@ def test_the_wheel_holds_the_library_alone(wheel):
 def test_the_installed_wheel_reports_with_numpy_alone(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
-    numpy_dir = Path(np.__file__).parent
-    for entry in numpy_dir.parent.iterdir():
-        if entry.name == "numpy" or entry.name.startswith("numpy.libs"):
-            (site / entry.name).symlink_to(entry)
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")],
-        check=True,
-        timeout=120,
-    )
-    python = tmp_path / "venv" / "bin" / "python"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env |= {"PYTHONPATH": str(site), "PYTHONNOUSERSITE": "1"}
-    probe = subprocess.run(
-        [python, "-c", "import clfmetrics, sys; print(clfmetrics.__file__); import scipy"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    python, env = numpy_only_venv(tmp_path, site)
+    code = "import clfmetrics; print(clfmetrics.__file__); import scipy"
+    probe = run(python, env, ["-c", code], timeout=120)
     assert probe.stdout.startswith(str(site)), probe.stdout + probe.stderr
     assert "No module named 'scipy'" in probe.stderr
 
@@ -89,22 +71,9 @@ def test_the_installed_wheel_reports_with_numpy_alone(wheel, tmp_path):
     path = tmp_path / "predictions.csv"
     path.write_text("\n".join(rows) + "\n")
     argv = ["report", str(path), "--truth", "gold", "--pred", "model", "--size", "200", "--json"]
-    out = subprocess.run(
-        [python, "-m", "clfmetrics", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
+    out = run(python, env, ["-m", "clfmetrics", *argv], timeout=300)
     assert out.returncode == 0, out.stderr
     assert '"accuracy"' in out.stdout
-    bad = subprocess.run(
-        [python, "-m", "clfmetrics", "report", str(path), "--truth", "nope", "--pred", "model"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    argv = ["report", str(path), "--truth", "nope", "--pred", "model"]
+    bad = run(python, env, ["-m", "clfmetrics", *argv], timeout=120)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
