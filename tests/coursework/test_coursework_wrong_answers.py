@@ -17,6 +17,7 @@ import io
 from pathlib import Path
 
 import matplotlib
+import matplotlib.pyplot as plt
 import pytest
 import yaml
 from coursework_products import book_assignment
@@ -70,6 +71,7 @@ def test_the_checks_pass_the_solution_and_refuse_every_wrong_answer(chapter, mon
         if cell.cell_type != "code" or k in checking:
             continue
         _run([cell.source], namespace)
+        plt.close("all")  # as a notebook's inline backend does after each cell
         if k not in ends:
             continue
         exercise = ends[k]
