@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 import pytest
+from counted_items import counted, labelled_items
 
 import clfmetrics as cm
 
@@ -90,34 +91,9 @@ def test_every_printed_interval_holds_its_estimate_or_warns(seed):
     assert not _unexplained(c.differences, c.warnings)
 
 
-def _items(n=3_000, classes=("cat", "dog", "owl"), seed=0):
-    rng = np.random.default_rng(seed)
-    classes = np.asarray(classes)
-    y = rng.choice(classes, size=n)
-    a = np.where(rng.random(n) < 0.8, y, rng.choice(classes, size=n))
-    b = np.where(rng.random(n) < 0.75, y, rng.choice(classes, size=n))
-    return y, a, b
-
-
-def _grouped(*columns, seed=1):
-    """Distinct combinations with counts, shuffled, one split in two, plus a zero row."""
-    stacked = np.stack(columns)
-    uniq, counts = np.unique(stacked, axis=1, return_counts=True)
-    order = np.random.default_rng(seed).permutation(uniq.shape[1])
-    uniq, counts = uniq[:, order], counts[order]
-    split = counts[0] // 2  # the same combination on two rows: the counts add up
-    uniq = np.concatenate([uniq, uniq[:, :1]], axis=1)
-    counts = np.concatenate([[counts[0] - split], counts[1:], [split]])
-    # A combination with no items, naming a class that no item has: ignored.
-    uniq = np.concatenate([uniq, np.full((len(columns), 1), uniq.flat[0])], axis=1)
-    uniq[0, -1] = "zebra" if uniq.dtype.kind == "U" else uniq.max() + 1
-    counts = np.concatenate([counts, [0]])
-    return [*uniq, counts.astype(float)]
-
-
 def test_compare_from_counts_equals_compare_on_the_items():
-    y, a, b = _items(seed=4)
-    truth, pa, pb, counts = _grouped(y, a, b)
+    y, a, b = labelled_items(seed=4)
+    truth, pa, pb, counts = counted(y, a, b)
     opts = {"names": ("new", "old"), "size": 2_000, "rng": 11}
     by_items = cm.compare(y, a, b, **opts)
     by_counts = cm.compare_from_counts(truth, pa, pb, counts, **opts)
@@ -129,8 +105,8 @@ def test_compare_from_counts_equals_compare_on_the_items():
 
 def test_compare_from_counts_with_many_classes_uses_the_sorting_path():
     # 200 classes: 200**3 possible patterns, too many to count them all; np.unique is used.
-    y, a, b = _items(n=2_000, classes=np.arange(200), seed=5)
-    truth, pa, pb, counts = _grouped(y, a, b)
+    y, a, b = labelled_items(n=2_000, classes=np.arange(200), seed=5)
+    truth, pa, pb, counts = counted(y, a, b)
     by_items = cm.compare(y, a, b, size=300, rng=2)
     by_counts = cm.compare_from_counts(truth, pa, pb, counts, size=300, rng=2)
     assert by_counts.to_json() == by_items.to_json()

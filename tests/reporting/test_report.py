@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from counted_items import counted, labelled_items
 
 import clfmetrics as cm
 from clfmetrics import (
@@ -305,34 +306,9 @@ def test_compare_adjusts_its_p_values_with_holm_over_the_score_metrics():
     assert "p Holm" in text and "over the family of the 13 metrics that are scores" in text
 
 
-def _items(n=3_000, classes=("cat", "dog", "owl"), seed=0):
-    rng = np.random.default_rng(seed)
-    classes = np.asarray(classes)
-    y = rng.choice(classes, size=n)
-    a = np.where(rng.random(n) < 0.8, y, rng.choice(classes, size=n))
-    b = np.where(rng.random(n) < 0.75, y, rng.choice(classes, size=n))
-    return y, a, b
-
-
-def _grouped(*columns, seed=1):
-    """Distinct combinations with counts, shuffled, one split in two, plus a zero row."""
-    stacked = np.stack(columns)
-    uniq, counts = np.unique(stacked, axis=1, return_counts=True)
-    order = np.random.default_rng(seed).permutation(uniq.shape[1])
-    uniq, counts = uniq[:, order], counts[order]
-    split = counts[0] // 2  # the same combination on two rows: the counts add up
-    uniq = np.concatenate([uniq, uniq[:, :1]], axis=1)
-    counts = np.concatenate([[counts[0] - split], counts[1:], [split]])
-    # A combination with no items, naming a class that no item has: ignored.
-    uniq = np.concatenate([uniq, np.full((len(columns), 1), uniq.flat[0])], axis=1)
-    uniq[0, -1] = "zebra" if uniq.dtype.kind == "U" else uniq.max() + 1
-    counts = np.concatenate([counts, [0]])
-    return [*uniq, counts.astype(float)]
-
-
 def test_report_from_counts_equals_report_on_the_items():
-    y, a, _ = _items()
-    truth, pred, counts = _grouped(y, a)
+    y, a, _ = labelled_items()
+    truth, pred, counts = counted(y, a)
     assert len(counts) < 15
     by_items = cm.report(y, a, size=2_000, rng=7)
     by_counts = cm.report_from_counts(truth, pred, counts, size=2_000, rng=7)
@@ -342,8 +318,8 @@ def test_report_from_counts_equals_report_on_the_items():
 
 
 def test_report_from_counts_with_labels_and_integer_classes():
-    y, a, _ = _items(n=500, classes=(3, 5, 9), seed=3)
-    truth, pred, counts = _grouped(y, a)
+    y, a, _ = labelled_items(n=500, classes=(3, 5, 9), seed=3)
+    truth, pred, counts = counted(y, a)
     labels = [3, 5, 9, 11]  # a class no item has
     by_items = cm.report(y, a, labels=labels, size=500, rng=1)
     by_counts = cm.report_from_counts(truth, pred, counts, labels=labels, size=500, rng=1)
