@@ -71,8 +71,7 @@ def bayes_cost_interval(
     truth, _, k = label_codes(y_true, y_true, labels)
     if truth.size != decisions.size:
         raise ValueError(f"y_true and proba differ in length: {truth.size} vs {decisions.size}")
-    m = np.zeros((k, k), np.int64)
-    np.add.at(m, (decisions, truth), 1)
+    m = np.bincount(decisions * k + truth, minlength=k * k).reshape(k, k)
     c = np.asarray(costs, dtype=np.float64)
     return interval(
         lambda stack: expected_cost(stack, c), m, level=level, size=size, method=method, rng=rng
