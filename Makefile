@@ -188,11 +188,11 @@ $(MANIFEST): $(BOOK_STAMP) _toc.yml $(wildcard chapters/*.md) $(wildcard src/clf
 # Checked when the Makefile is read, so a missing folder stops before any set-up work.
 ifneq ($(filter grade,$(MAKECMDGOALS)),)
 ifeq ($(SUBMISSIONS),)
-$(error usage: make grade SUBMISSIONS=dir [TIMEOUT=seconds] [JOBS=n])
+$(error usage: make grade SUBMISSIONS=dir [TIMEOUT=seconds] [JOBS=n] [TEXT_POINTS=csv] [LMS=canvas|moodle])
 endif
 endif
 
 # Without a sandbox (no bwrap, or it fails its probe) grading refuses to run students' code,
 # unless UNSAFE_NO_SANDBOX=1 accepts that a notebook may then read, change or kill anything you can.
 grade: $(MANIFEST) $(if $(UNSAFE_NO_SANDBOX),,$(BWRAP))
-	$(BIN)/python -m clfcourse grade "$(SUBMISSIONS)" $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS)) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox) $(foreach f,$(PICK),--pick "$(f)")
+	$(BIN)/python -m clfcourse grade "$(SUBMISSIONS)" $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(JOBS),--jobs $(JOBS)) $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox) $(foreach f,$(PICK),--pick "$(f)") $(if $(TEXT_POINTS),--text-points "$(TEXT_POINTS)") $(if $(LMS),--lms $(LMS))

@@ -13,7 +13,9 @@ public hint, shown folded on the page) and a code cell tagged ``hidden-check`` a
   each notebook runs in a bubblewrap sandbox (:mod:`.sandbox`) under :class:`Limits`, and
   otter's tests run on its values outside the sandbox, with the chapter's given data from the
   teacher's run (:mod:`.runner`, :mod:`.inputs`, :mod:`.isolated`, :mod:`.values`); it writes
-  each run's ``grades.csv``, ``gradebook.csv``, feedback and notes (:mod:`.gradebook`).
+  each run's ``grades.csv``, ``gradebook.csv``, feedback and notes (:mod:`.gradebook`), the
+  students' text answers with the template for the teacher's points (:mod:`.answers`) and, on
+  request, the gradebook as Canvas or Moodle imports it (:mod:`.lms`).
 
 Command line: ``python -m clfcourse {assign,grade} ...`` (``make assignments``,
 ``make grade SUBMISSIONS=dir``). Needs otter-grader, which ``requirements.txt`` pins; the core

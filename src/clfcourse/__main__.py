@@ -7,8 +7,10 @@ import json
 import sys
 from pathlib import Path
 
+from .answers import PointsError
 from .generate import write_assignments
 from .grading import Exposed, NoSandbox, Unbounded, grade_submissions
+from .lms import FORMATS
 from .runner import Limits
 from .sandbox import UNSAFE_FLAG
 
@@ -47,6 +49,17 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="of a student's files for one assignment, grade FILE (relative to the folder); "
         "default: the newest",
+    )
+    grade.add_argument(
+        "--text-points",
+        type=Path,
+        metavar="CSV",
+        help="your points for the text answers: a filled-in copy of text-points-template.csv",
+    )
+    grade.add_argument(
+        "--lms",
+        choices=FORMATS,
+        help="also write the gradebook in that platform's import format (canvas.csv, moodle.csv)",
     )
     defaults = Limits()
     grade.add_argument(
@@ -139,8 +152,10 @@ def main(argv: list[str] | None = None) -> int:
             limits,
             args.unsafe_no_sandbox,
             args.pick,
+            args.text_points,
+            args.lms,
         )
-    except (NoSandbox, Exposed, Unbounded) as exc:
+    except (NoSandbox, Exposed, Unbounded, PointsError) as exc:
         print(exc, file=sys.stderr)
         return 2
     except Exception as exc:  # the run's folder and summary.txt say it failed; nothing current
@@ -151,6 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     print(summary, end="")
     print(f"Grades in {out / 'grades.csv'} and {out / 'gradebook.csv'}, summary in")
     print(f"{out / 'summary.txt'}; feedback and the teacher's notes in {out / 'latest'}")
+    if (out / "answers.html").exists():
+        print(f"Text answers in {out / 'answers.html'}; give their points in a copy of")
+        print(f"{out / 'text-points-template.csv'} and grade again with TEXT_POINTS=that-copy")
+    if args.lms:
+        print(f"The gradebook for {args.lms.capitalize()} in {out / f'{args.lms}.csv'}")
     return 0
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import nbformat
 
+from .answers import rubric
 from .exercises import META, Assignment, _chapter_name, build_assignment, notebook_chapters
 from .markdown import Book, executed_glue, to_commonmark
 from .master import Hidden, assignment_config, master_notebook, read_hidden
@@ -144,6 +145,7 @@ def assign_chapter(
                 "hidden": ("teacher" if ex.label in (hidden or {}) else "book")
                 if ex.graded
                 else "",
+                "rubric": None if ex.solution_cells else rubric(ex.prose, f"{stem}, {ex.label}"),
             }
             for ex in assignment.exercises.values()
         ],

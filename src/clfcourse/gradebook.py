@@ -6,9 +6,16 @@ Every run writes its own folder ``OUT/runs/<UTC time>/`` and nothing in an older
     One row per submission and exercise: ``student``, ``assignment``, ``exercise``, ``points``,
     ``max_points``, ``message`` (written as each submission is graded).
 ``gradebook.csv``
-    One row per student, one column per assignment (its points; empty when the student handed
-    nothing in for it), then ``total`` and ``max_total`` (the points of every assignment
-    column). A file not graded (a student's extra file for an assignment) is not counted.
+    One row per student; per assignment a column of its points (empty when the student handed
+    nothing in for it) and ``max_<assignment>``, its maximum; then ``total`` and
+    ``max_total`` (the points of every assignment column). A file not graded (a student's
+    extra file for an assignment) is not counted.
+``canvas.csv`` or ``moodle.csv``
+    With ``lms``: the gradebook in that system's import format (:mod:`.lms`).
+``answers.html`` and ``text-points-template.csv``
+    When the chapters have text exercises: every student's answers, and the file in which
+    the teacher gives their points (:mod:`.answers`); the points given merge into the
+    submission's rows, as its tested exercises' do.
 ``details.csv``
     The rows of ``grades.csv`` with the submitted ``file`` and the ``error`` the notebook itself
     raised, for the teacher.
@@ -21,7 +28,8 @@ Every run writes its own folder ``OUT/runs/<UTC time>/`` and nothing in an older
     Points per file and per exercise, and the files that could not be graded.
 
 ``OUT/grades.csv``, ``OUT/gradebook.csv``, ``OUT/details.csv`` and ``OUT/summary.txt`` are copies
-of the latest finished run's, and ``OUT/latest`` links to its folder. A run withdraws them
+of the latest finished run's (as are the optional files above), and ``OUT/latest`` links
+to its folder. A run withdraws them
 when it starts (``summary.txt`` then says a run is under way, or ended without finishing)
 and writes them last, by atomic renames; a run that fails leaves ``FAILED.txt`` in its
 folder and says so in ``summary.txt``, so an older run never looks current.
@@ -45,7 +53,9 @@ from pathlib import Path, PurePosixPath
 
 import nbformat
 
+from . import lms as lms_formats
 from . import untrusted
+from .answers import TextAnswers, TextRow, write_answers, write_template
 from .exercises import META, chapter_of
 
 #: Columns of ``grades.csv``.
@@ -54,6 +64,8 @@ CSV_FIELDS = ("student", "assignment", "exercise", "points", "max_points", "mess
 DETAIL_FIELDS = (*CSV_FIELDS[:2], "file", *CSV_FIELDS[2:], "error")
 #: The copies of the latest run kept at the top of the output folder.
 LATEST = ("grades.csv", "gradebook.csv", "details.csv", "summary.txt")
+#: The files a run writes only when it has them to write, copied the same way.
+OPTIONAL = ("answers.html", "text-points-template.csv", *(f"{f}.csv" for f in lms_formats.FORMATS))
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -150,7 +162,18 @@ def _number(x: float) -> str:
 class GradeFiles:
     """The files of one ``make grade`` run (see the module's docstring)."""
 
-    def __init__(self, out: Path | str, assignments: Path | str, chapters: list[dict]):
+    def __init__(
+        self,
+        out: Path | str,
+        assignments: Path | str,
+        chapters: list[dict],
+        marks: dict | None = None,
+        lms: str | None = None,
+    ):
+        """``marks`` are the teacher's points for text answers (:func:`.answers.read_points`),
+        ``lms`` one of :data:`.lms.FORMATS` or None."""
+        if lms is not None and lms not in lms_formats.FORMATS:
+            raise ValueError(f"no LMS format {lms!r}: one of {', '.join(lms_formats.FORMATS)}")
         self.out = Path(out)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         run = self.out / "runs" / stamp
@@ -164,6 +187,9 @@ class GradeFiles:
         self.order = [Path(c["chapter"]).name for c in chapters]
         self.submissions: list[Submission] = []
         self.owners: dict[str, str] = {}  # per feedback folder, the student id it is for
+        self.text = TextAnswers(Path(assignments), chapters)
+        self.marks = dict(marks or {})
+        self.lms = lms
         for name, fields in (("grades.csv", CSV_FIELDS), ("details.csv", DETAIL_FIELDS)):
             with open(run / name, "w", newline="") as f:
                 csv.writer(f).writerow(fields)
@@ -193,6 +219,12 @@ class GradeFiles:
         assignment = Path(chapter["chapter"]).name if chapter is not None else ""
         name = untrusted.text(name)
         sub = Submission(name, student_id(name, assignment), assignment, list(rows), counted)
+        if counted and assignment:
+            self.text.collect(sub.student, assignment, nb)
+            for ex in self.text.exercises(assignment):
+                if (mark := self.marks.get((sub.student, assignment, ex.label))) is not None:
+                    sub.rows.append(TextRow(name, ex.label, *mark))
+        rows = sub.rows
         c = untrusted.cell  # every text a student could shape: no formula, no escape
         grades, details = [], []
         for r in rows:
@@ -209,6 +241,7 @@ class GradeFiles:
         return sub
 
     def _gradebook(self) -> None:
+        """Write ``gradebook.csv`` and, if asked for, the LMS's import file."""
         best: dict[tuple[str, str], Submission] = {}
         for sub in self.submissions:
             key = (sub.student, sub.assignment)
@@ -221,15 +254,28 @@ class GradeFiles:
             a: max(s.max_points for s in self.submissions if s.assignment == a) for a in columns
         }
         students = sorted({s.student for s in self.submissions})
+        points = {
+            student: {a: best[(student, a)].points for a in columns if (student, a) in best}
+            for student in students
+        }
+        total_max = _number(sum(maxima.values()))
         with open(self.run / "gradebook.csv", "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
-            writer.writerow(["student", *map(untrusted.cell, columns), "total", "max_total"])
+            head = [x for a in columns for x in (a, f"max_{a}")]
+            writer.writerow(["student", *map(untrusted.cell, head), "total", "max_total"])
             for student in students:
-                got = [best.get((student, a)) for a in columns]
-                total = sum(s.points for s in got if s is not None)
-                cells = ["" if s is None else _number(s.points) for s in got]
-                total_max = _number(sum(maxima.values()))
-                writer.writerow([untrusted.cell(student), *cells, _number(total), total_max])
+                got = points[student]
+                cells = [
+                    x
+                    for a in columns
+                    for x in (_number(got[a]) if a in got else "", _number(maxima[a]))
+                ]
+                total = _number(sum(got.values()))
+                writer.writerow([untrusted.cell(student), *cells, total, total_max])
+        if self.lms:
+            table = lms_formats.table(self.lms, students, columns, maxima, points)
+            with open(self.run / f"{self.lms}.csv", "w", newline="", encoding="utf-8") as f:
+                csv.writer(f).writerows([[untrusted.cell(c) for c in row] for row in table])
 
     def _notes(self) -> list[str]:
         """Write each submission's feedback and notes; the files that could not be written."""
@@ -282,9 +328,17 @@ class GradeFiles:
         failed = self._notes()
         if failed:
             summary += "\nNotes not written:\n" + "".join(f"  {f}\n" for f in failed)
+        if write_answers(self.run / "answers.html", self.text, self.order):
+            write_template(self.run / "text-points-template.csv", self.text, self.marks)
+            marked = len({(a, label) for _, a, label in self.marks})
+            summary += (
+                f"\nText answers: answers.html; {marked} text exercise(s) marked from your "
+                "points file, the template for the others in text-points-template.csv\n"
+            )
         (self.run / "summary.txt").write_text(untrusted.text(summary, lines=True))
-        for name in LATEST:
-            _replace(self.out / name, (self.run / name).read_bytes())
+        for name in (*LATEST, *OPTIONAL):
+            if name in LATEST or (self.run / name).exists():
+                _replace(self.out / name, (self.run / name).read_bytes())
         with contextlib.suppress(FileNotFoundError):
             (self.run / RUNNING).unlink()
         link = self.out / f".latest-{os.getpid()}"
@@ -326,7 +380,7 @@ def _withdraw(out: Path, run: Path) -> None:
             f"are current. Earlier runs are in {out / 'runs'}.\n"
         ).encode(),
     )
-    for name in (*LATEST, "latest"):
+    for name in (*LATEST, *OPTIONAL, "latest"):
         if name != "summary.txt":
             with contextlib.suppress(FileNotFoundError):
                 (out / name).unlink()

@@ -24,6 +24,7 @@ from typing import NamedTuple
 import nbformat
 
 from . import sandbox, untrusted
+from .answers import TextAnswers, check_points, read_points
 from .exercises import chapter_of, unknown_chapter
 from .gradebook import GradeFiles, attach_errors, student_id
 from .inputs import chapter_imports, load_tests
@@ -381,6 +382,8 @@ def grade_submissions(
     limits: Limits | None = None,
     unsafe_no_sandbox: bool = False,
     pick: tuple[str, ...] | list[str] = (),
+    text_points: Path | str | None = None,
+    lms: str | None = None,
 ) -> tuple[list[GradeRow], str]:
     """Grade every file in ``submissions``; write this run's folder under ``out/runs``.
 
@@ -407,6 +410,12 @@ def grade_submissions(
     pick : paths, optional
         Files (relative to ``submissions``) to grade where a student handed in more than one
         for an assignment; by default the newest is graded and the others are listed.
+    text_points : path, optional
+        The teacher's points for text answers (``text-points-template.csv`` filled in,
+        :func:`.answers.read_points`); checked against the submissions before any runs
+        (:class:`.answers.PointsError`).
+    lms : {"canvas", "moodle"}, optional
+        Also write the gradebook in that platform's import format (:mod:`.lms`).
 
     Returns
     -------
@@ -422,7 +431,17 @@ def grade_submissions(
     names = [entry.name for entry in entries]
     notebooks = [read_notebook(e.data)[0] if e.data is not None else None for e in entries]
     of = [chapter_of(Path(n), nb, chapters) for n, nb in zip(names, notebooks, strict=True)]
-    extra = choose(entries, [Path(c["chapter"]).name if c else "" for c in of], tuple(pick))
+    assigned = [Path(c["chapter"]).name if c else "" for c in of]
+    extra = choose(entries, assigned, tuple(pick))
+    marks = {}
+    if text_points is not None:  # a bad points file stops the run before any notebook runs
+        marks = read_points(text_points, TextAnswers(Path(assignments), chapters))
+        counted = {
+            (student_id(e.name, a), a)
+            for k, (e, a) in enumerate(zip(entries, assigned, strict=True))
+            if e.data is not None and a and k not in extra
+        }
+        check_points(text_points, marks, counted)
     sandboxed = not unsafe_no_sandbox
     if sandboxed and (why := sandbox.probe()):
         raise NoSandbox(
@@ -437,7 +456,8 @@ def grade_submissions(
             f"processes and CPU from its neighbours' ({why}): grade with --jobs 1, or as root"
         )
 
-    written = GradeFiles(out, assignments, chapters)  # this run's folder (see .gradebook)
+    # this run's folder (see .gradebook)
+    written = GradeFiles(out, assignments, chapters, marks, lms)
     try:
         # read before any submission runs: a submission could rewrite the zips or the grader
         used = {id(c) for k, c in enumerate(of) if c is not None and k not in extra}

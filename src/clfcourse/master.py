@@ -18,7 +18,8 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from .exercises import META, Assignment, _State, strip_solutions
+from .answers import rubric
+from .exercises import _OPEN, META, Assignment, _closes, _options, _State, strip_solutions
 from .markdown import Book, to_commonmark
 
 #: The text of the markdown cell a student writes a text exercise's answer in.
@@ -82,6 +83,50 @@ def _text_exercises(source: str, assignment: Assignment) -> list[str]:
     ]
 
 
+def _exercise_ends(lines: list[str]) -> dict[int, str]:
+    """Per labelled ``{exercise}`` block of ``lines``, the line that closes it, and its label.
+
+    A gated ``{exercise-start}`` ends with the fence that closes its ``{exercise-end}``.
+    """
+    ends = {}
+    k = 0
+    while k < len(lines):
+        m = _OPEN.match(lines[k])
+        if not m or m["name"] not in ("exercise", "exercise-start"):
+            k += 1
+            continue
+        close = next((j for j in range(k + 1, len(lines)) if _closes(lines[j], m["fence"])), None)
+        close = len(lines) - 1 if close is None else close
+        label = _options(lines[k + 1 : close])[0].get("label")
+        if m["name"] == "exercise-start":
+            later = range(close + 1, len(lines))
+            gate = next((j for j in later if "{exercise-end}" in lines[j]), None)
+            if gate is not None and (fence := _OPEN.match(lines[gate])):
+                rest = range(gate + 1, len(lines))
+                close = next((j for j in rest if _closes(lines[j], fence["fence"])), gate)
+        if label:
+            ends[close] = str(label)
+        k = close + 1
+    return ends
+
+
+def _parts(source: str, assignment: Assignment) -> list[tuple[str, list[str]]]:
+    """One markdown cell cut after each text exercise's statement: the pieces, each with the
+    text exercises whose answer cell follows it (a cell holds the next exercise too when no
+    code cell comes between them)."""
+    texts = set(_text_exercises(source, assignment))
+    lines = source.split("\n")
+    parts, start = [], 0
+    for end, label in sorted(_exercise_ends(lines).items()):
+        if label in texts:
+            parts.append(("\n".join(lines[start : end + 1]), [label]))
+            start = end + 1
+    rest = "\n".join(lines[start:])
+    if rest.strip() or not parts:
+        parts.append((rest, []))
+    return parts
+
+
 @dataclass(frozen=True)
 class Hidden:
     """A teacher's own hidden tests of one exercise: its test cases and, if given, its points."""
@@ -140,6 +185,9 @@ def master_notebook(
     instead of the chapter's ``hidden-check`` cells.
     """
     hidden = hidden or {}
+    for ex in assignment.exercises.values():  # a rubric that cannot be read stops here
+        if not ex.solution_cells:
+            rubric(ex.prose, f"{assignment.stem}, {ex.label}")
     book = book if book is not None else Book.of_page(assignment.source)
     nb = assignment.notebook
     master = nbformat.v4.new_notebook(metadata=dict(nb.metadata))
@@ -160,14 +208,16 @@ def master_notebook(
             master.cells.append(_raw("# BEGIN QUESTION\n" + yaml.safe_dump(question).strip()))
         label, role = _role(cell)
         if cell.cell_type == "markdown":
-            text = to_commonmark(strip_solutions(cell.source, state)[0], book)
-            if text.strip():
-                if testing:
-                    raise ValueError(
-                        f"{assignment.stem}, cell {k}: text among the checks of {testing}"
-                    )
-                master.cells.append(nbformat.v4.new_markdown_cell(text))
-            master.cells += [answer_cell(x, book) for x in _text_exercises(cell.source, assignment)]
+            # each text exercise's answer cell right after its own statement
+            for part, answers in _parts(cell.source, assignment):
+                text = to_commonmark(strip_solutions(part, state)[0], book)
+                if text.strip():
+                    if testing:
+                        raise ValueError(
+                            f"{assignment.stem}, cell {k}: text among the checks of {testing}"
+                        )
+                    master.cells.append(nbformat.v4.new_markdown_cell(text))
+                master.cells += [answer_cell(x, book) for x in answers]
             continue
         cell = nbformat.v4.new_code_cell(cell.source, metadata=dict(cell.metadata))
         if role == "solution":

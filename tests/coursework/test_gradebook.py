@@ -77,10 +77,13 @@ def test_gradebook_one_row_per_student_one_column_per_assignment(tmp_path):
         files.add(name, path, [GradeRow(name, ex, p, m, "ok") for ex, p, m in rows])
     run = files.finish("summary\n")
     gradebook = _read(tmp_path / "grades" / "gradebook.csv")
-    assert list(gradebook[0]) == ["student", "01-one", "02-two", "total", "max_total"]
+    assert list(gradebook[0]) == [
+        *("student", "01-one", "max_01-one", "02-two", "max_02-two", "total", "max_total")
+    ]
+    maxima = {"max_01-one": "3", "max_02-two": "3", "max_total": "6"}
     assert gradebook == [
-        {"student": "ann", "01-one": "3", "02-two": "3", "total": "6", "max_total": "6"},
-        {"student": "ben", "01-one": "0", "02-two": "", "total": "0", "max_total": "6"},
+        {"student": "ann", "01-one": "3", "02-two": "3", "total": "6", **maxima},
+        {"student": "ben", "01-one": "0", "02-two": "", "total": "0", **maxima},
     ]
     grades = _read(tmp_path / "grades" / "grades.csv")
     assert list(grades[0]) == list(CSV_FIELDS) and len(grades) == 7
@@ -128,13 +131,14 @@ def test_grades_csv_has_the_columns_and_a_row_per_submission_and_exercise(graded
     }
     assert len(rows) == len(graded["files"])  # one exercise: a row per submitted file
     book = _read(graded["grades"] / "gradebook.csv")
-    assert list(book[0]) == ["student", OVER_STEM, "total", "max_total"]
+    assert list(book[0]) == ["student", OVER_STEM, f"max_{OVER_STEM}", "total", "max_total"]
     assert len({r["student"] for r in book}) == len(book)  # one row per student
-    mine = [(r["student"], r[OVER_STEM], r["total"], r["max_total"]) for r in book]
+    mine = [(r["student"], r[OVER_STEM], r[f"max_{OVER_STEM}"], r["total"]) for r in book]
     assert [m for m in mine if m[0] in ("dana", "eve")] == [
-        ("dana", "0", "0", "2"),
+        ("dana", "0", "2", "0"),
         ("eve", "2", "2", "2"),
     ]
+    assert {r["max_total"] for r in book} == {"2"}
 
 
 def test_each_run_keeps_its_own_folder(graded):

@@ -178,3 +178,44 @@ assert isinstance(total, int), "total is a count"
         tags = ":tags: [hidden-check, remove-cell]"
         text += f"\n```{{code-cell}} ipython3\n{tags}\n\n{hidden}\n```\n"
     return text + (_WHY if why else "")
+
+
+#: ``OVER`` with two text exercises after it, in one markdown cell (no code cell between them:
+#: each answer cell must still follow its own exercise), the first with a rubric.
+TEXT = (
+    OVER
+    + """
+```{exercise}
+:label: ex-mini-why-over
+
+Why does `over` sum to zero?
+```
+
+```{solution} ex-mini-why-over
+:class: dropdown
+
+Bias and prevalence each sum to one.
+
+:::{admonition} Rubric
+- 1 point: the predicted shares (bias) sum to one.
+- 1 point: the true shares (prevalence) sum to one,
+  so their difference sums to zero.
+:::
+```
+
+```{exercise}
+:label: ex-mini-which
+
+Which class of `m` is predicted more often than it is true, by the most?
+```
+
+```{solution} ex-mini-which
+:class: dropdown
+
+The second.
+```
+"""
+)
+
+#: The stem ``TEXT`` is assigned under.
+TEXT_STEM = "mini-text"
