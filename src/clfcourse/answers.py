@@ -120,11 +120,14 @@ def text_exercises(assignments: Path, chapter: dict) -> list[TextExercise]:
 
 
 def _handout(assignments: Path, chapter: dict) -> set[str]:
-    """The sources of the student notebook's cells as handed out."""
-    path = Path(assignments) / chapter.get("student", "")
-    if not path.is_file():
-        return set()
-    return {c.source.strip() for c in nbformat.read(path, as_version=4).cells}
+    """The sources of the cells of the student and the teacher notebooks, as assigned: no
+    student wrote them (the teacher's, with the book's answers, may have been handed in)."""
+    found = set()
+    for which in ("student", "teacher"):
+        path = Path(assignments) / chapter.get(which, "")
+        if path.is_file():
+            found |= {c.source.strip() for c in nbformat.read(path, as_version=4).cells}
+    return found
 
 
 def answers_of(

@@ -126,7 +126,8 @@ def _student(assigned: Path) -> nbformat.NotebookNode:
 
 def _answers(assigned: Path, nb) -> dict:
     (chapter,) = load_manifest(assigned)
-    handout = {c.source.strip() for c in _student(assigned).cells}
+    teacher = nbformat.read(assigned / "teacher" / f"{TEXT_STEM}.ipynb", 4)
+    handout = {c.source.strip() for c in [*_student(assigned).cells, *teacher.cells]}
     return answers_of(nb, text_exercises(assigned, chapter), handout)
 
 
