@@ -219,7 +219,7 @@ class GradeFiles:
         assignment = Path(chapter["chapter"]).name if chapter is not None else ""
         name = untrusted.text(name)
         sub = Submission(name, student_id(name, assignment), assignment, list(rows), counted)
-        if counted and assignment:
+        if counted and assignment and source is not None:  # a refused file has nothing to mark
             self.text.collect(sub.student, assignment, nb)
             for ex in self.text.exercises(assignment):
                 if (mark := self.marks.get((sub.student, assignment, ex.label))) is not None:
