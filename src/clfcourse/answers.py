@@ -150,12 +150,12 @@ def answers_of(
             current = None
             continue
         source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
+        source = "".join(map(str, source)) if isinstance(source, list) else str(source)
         meta = cell.get("metadata", {})
         meta = meta.get(META, {}) if isinstance(meta, dict) else {}
         meta = meta if isinstance(meta, dict) else {}
         label = meta.get("exercise") if meta.get("role") == "answer" else None
-        if label not in found:
+        if not isinstance(label, str) or label not in found:  # the student wrote the metadata
             label = next((v for k, v in names.items() if source.lstrip().startswith(k)), None)
         if label is not None and cell.get("cell_type") == "markdown":
             current = label

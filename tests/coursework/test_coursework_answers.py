@@ -144,6 +144,9 @@ def test_answers_are_the_answer_cells_and_the_cells_added_after_them(assigned):
     got = _answers(assigned, nb)
     assert got[WHY] == "Both sum to **one**.\n\n```python\nover.sum()\n```\n\nSo zero."
     assert got[WHICH] == "The second class."
+    nb.cells[k].metadata[META] = {"exercise": ["not", "a", "label"], "role": "answer"}
+    nb.cells[k].source = ["**Your answer to Exercise 2:** ", "Both", 1]  # not nbformat's
+    assert _answers(assigned, nb)[WHY].startswith("Both1")
 
 
 def test_an_answer_is_plain_text_and_has_a_limit(assigned):
