@@ -28,11 +28,11 @@ Every run writes its own folder ``OUT/runs/<UTC time>/`` and nothing in an older
     Points per file and per exercise, and the files that could not be graded.
 
 ``OUT/grades.csv``, ``OUT/gradebook.csv``, ``OUT/details.csv`` and ``OUT/summary.txt`` are copies
-of the latest finished run's (as are the optional files above), and ``OUT/latest`` links
-to its folder. A run withdraws them
-when it starts (``summary.txt`` then says a run is under way, or ended without finishing)
-and writes them last, by atomic renames; a run that fails leaves ``FAILED.txt`` in its
-folder and says so in ``summary.txt``, so an older run never looks current.
+of the latest finished run's (as are the optional files above), and ``OUT/latest`` links to
+its folder. A run withdraws them when it starts (``summary.txt`` then says a run is under
+way, or ended without finishing) and writes them last, by atomic renames; a run that fails
+leaves ``FAILED.txt`` in its folder and says so in ``summary.txt``, so an older run never
+looks current.
 
 The student id is the first folder of the file's path under the submissions folder
 (``alice/01-confusion-matrix.ipynb`` is alice's), else the file name without the assignment's

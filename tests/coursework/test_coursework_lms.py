@@ -7,9 +7,11 @@ checked against each platform's documented import format (each test's docstring 
 from __future__ import annotations
 
 import csv
+import subprocess
 from pathlib import Path
 
 import pytest
+from chapter_runner import ROOT
 
 from clfcourse import GradeRow
 from clfcourse.gradebook import GradeFiles
@@ -89,3 +91,15 @@ def test_moodle_file_has_an_identifier_column_and_a_column_per_grade_item(tmp_pa
 def test_an_unknown_lms_is_refused(tmp_path):
     with pytest.raises(ValueError, match="no LMS format 'blackboard': one of canvas, moodle"):
         GradeFiles(tmp_path / "grades", tmp_path, CHAPTERS, lms="blackboard")
+
+
+def test_make_grade_passes_lms_and_text_points_on():
+    """``make grade LMS=... TEXT_POINTS=...`` is ``python -m clfcourse grade ... --lms ...``
+    (a dry run: make prints the commands and runs none)."""
+    args = ["SUBMISSIONS=in", "LMS=moodle", "TEXT_POINTS=my points.csv"]
+    done = subprocess.run(
+        ["make", "-n", "grade", *args], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    command = done.stdout.strip().splitlines()[-1]
+    assert "-m clfcourse grade" in command
+    assert command.endswith('--text-points "my points.csv" --lms moodle')
