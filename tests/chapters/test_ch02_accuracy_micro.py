@@ -27,3 +27,28 @@ def test_item18_the_microaveraging_post_is_cited_with_its_address():
     entry = parse_file(ROOT / "references.bib").entries["microaveraging"]
     assert entry.fields["url"] == "https://geekyisawesome.blogspot.com/2021/02/"
     assert entry.fields["year"] == "2021" and "Geeky is Awesome" in entry.fields["howpublished"]
+
+
+def test_d7_the_symbolic_sign_proof_is_for_three_by_three_and_the_lemma_covers_every_n():
+    """02 ~302: gradient_signs("accuracy", 3) proves 3 x 3 only; the signs hold for 4 x 4 too."""
+    from clfbook.theory import derivations as sym
+
+    for n in (3, 4):
+        signs = sym.gradient_signs("accuracy", n)
+        assert all(signs[i][j] == ("+" if i == j else "-") for i in range(n) for j in range(n))
+    text = chapter("02-accuracy-micro")
+    assert "it proves the signs for every positive matrix" not in text
+    assert "it proves the signs for every positive $3 \\times 3$ matrix" in text
+
+
+def test_d8_under_imbalance_accuracy_is_mostly_the_dominant_classs_recall():
+    """02 ~391: accuracy = sum_i prevalence(i)/|S| * R_i; the talk's n has weight 0.999."""
+    import numpy as np
+
+    model = cm.from_sklearn(np.array([[8, 2], [12, 9978]]))
+    weights = cm.prevalence(model) / model.sum()
+    assert np.isclose(cm.accuracy(model), weights @ cm.recall(model))
+    assert weights[1] > 0.99 and abs(cm.accuracy(model) - cm.recall(model)[1]) < 0.001
+    text = chapter("02-accuracy-micro")
+    assert "accuracy mostly measures how often the dominant class is predicted" not in text
+    assert "accuracy mostly measures the recall of the dominant class" in text
