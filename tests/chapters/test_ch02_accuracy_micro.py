@@ -52,3 +52,32 @@ def test_d8_under_imbalance_accuracy_is_mostly_the_dominant_classs_recall():
     text = chapter("02-accuracy-micro")
     assert "accuracy mostly measures how often the dominant class is predicted" not in text
     assert "accuracy mostly measures the recall of the dominant class" in text
+
+
+DEFINITIONS = (
+    "monotonicity",
+    "class-sensitivity",
+    "decomposability",
+    "prevalence-invariance",
+    "chance-correction",
+)
+
+
+def test_the_five_properties_are_previewed_where_they_are_first_used():
+    """Teaching (review turn5): chapter 2 previews PI-PV, linked to chapter 10's definitions,
+    before its first use of one; chapters 3, 6, 7 and 8 point back to the preview."""
+    text = chapter("02-accuracy-micro")
+    preview = text.index("(sec-ch02-five-properties)=")
+    assert preview < text.index("## Accuracy is monotone") < text.index("Property I (PI)")
+    for name in ("PI", "PII", "PIII", "PIV", "PV"):
+        assert f"**{name}, " in text[preview:]
+    ch10 = chapter("10-metric-properties")
+    for label in DEFINITIONS:
+        assert f"{{prf:ref}}`def-ch10-{label}`" in text and f":label: def-ch10-{label}" in ch10
+    for stem in (
+        "03-macro-recall-precision",
+        "06-weighted-f1",
+        "07-kappa-mcc",
+        "08-recall-variants",
+    ):
+        assert "{ref}`sec-ch02-five-properties`" in chapter(stem), stem
