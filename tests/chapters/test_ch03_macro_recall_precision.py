@@ -69,3 +69,15 @@ def test_d5_a_random_guesser_breaks_even_only_in_expectation():
     text = chapter("03-macro-recall-precision")
     assert "cannot beat fair odds *in expectation*" in text
     assert "cannot buy a better macro score in expectation" in text
+
+
+def test_the_bookmaker_view_is_credited_to_powers_as_the_source_does():
+    """03 ~131: the source's footnote 6 credits Powers (2003, 2011) for bookmaker metrics."""
+    from chapter_text import ROOT
+    from pybtex.database import parse_file
+
+    entries = parse_file(ROOT / "references.bib").entries
+    assert entries["powers2003bookmaker"].fields["year"] == "2003"
+    assert entries["powers2011evaluation"].fields["year"] == "2011"
+    text = chapter("03-macro-recall-precision")
+    assert "{cite:t}`powers2003bookmaker,powers2011evaluation`" in text
