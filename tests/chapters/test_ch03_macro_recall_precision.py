@@ -72,7 +72,7 @@ def test_d5_a_random_guesser_breaks_even_only_in_expectation():
 
 
 def test_the_bookmaker_view_is_credited_to_powers_as_the_source_does():
-    """03 ~131: the source's footnote 6 credits Powers (2003, 2011) for bookmaker metrics."""
+    """03 ~131: for bookmaker-inspired metrics the source (footnote 6) points to Powers."""
     from chapter_text import ROOT
     from pybtex.database import parse_file
 
