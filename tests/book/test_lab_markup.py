@@ -76,6 +76,10 @@ def test_a_role_over_a_line_break_is_rewritten_like_any_other(book):
     assert shown == "what `clfmetrics.compare` gives, as\n*the\nchapter* says"
 
 
+def test_the_end_of_a_solution_draws_nothing():
+    assert lab_markdown("````{solution-end}\n````", Book(), "x") == "% the end of the solution"
+
+
 def test_a_selfcheck_becomes_a_box_with_its_answer_folded():
     source = "```{selfcheck}\n:feedback: Because.\n\nWhich one?\n\n- [x] this\n- [ ] that\n```\n"
     shown = lab_markdown(source, Book(), "x")

@@ -15,11 +15,12 @@ does not know this book's own directives. :func:`lab_markdown` rewrites one mark
   metadata (:func:`user_expressions`) holds the value of the book's last build, or says
   that the cells must run;
 * ``{selfcheck}`` (this book's own directive, which ``jupyterlab-myst`` would drop) -> a
-  "Quick check" box with the answer in a dropdown.
+  "Quick check" box with the answer in a dropdown;
+* ``{solution-end}`` -> a MyST comment: on the page it only closes the solution's dropdown,
+  and ``jupyterlab-myst``, which reads each cell on its own, drew it as an empty box.
 
 Everything ``jupyterlab-myst`` renders itself (``(label)=``, ``:label:``, ``{prf:*}``,
-``{exercise}``, ``{solution}``, ``{solution-start}`` / ``{solution-end}``, admonitions, math)
-is left as it is.
+``{exercise}``, ``{solution}``, ``{solution-start}``, admonitions, math) is left as it is.
 """
 
 from __future__ import annotations
@@ -258,12 +259,15 @@ def lab_markdown(source: str, book: Book, here: str) -> str:
     out, lines, i = [], source.splitlines(), 0
     while i < len(lines):
         fence = FENCE.match(lines[i])
-        if fence and fence.group("name") == "selfcheck":
+        if fence and fence.group("name") in ("selfcheck", "solution-end"):
             end = next(
                 (j for j in range(i + 1, len(lines)) if lines[j].strip() == fence.group("fence")),
                 len(lines),
             )
-            out += _selfcheck(fence.group("arg"), lines[i + 1 : end])
+            if fence.group("name") == "selfcheck":
+                out += _selfcheck(fence.group("arg"), lines[i + 1 : end])
+            else:
+                out.append("% the end of the solution")
             i = end + 1
             continue
         out.append(lines[i])
