@@ -5,4 +5,6 @@
 * :mod:`~clfbook.tooling.lab_markup`, :mod:`~clfbook.tooling.lab_contents` -- chapters
   in JupyterLab: their Sphinx-only markup rewritten for ``jupyterlab-myst``, and the Jupyter
   server's contents manager that does it when a chapter opens (``binder/jupyter``).
+* :mod:`~clfbook.tooling.glue` -- the chapters' ``glue``: myst-nb's, keeping each value in
+  the kernel, where JupyterLab's inline expressions read it.
 """
