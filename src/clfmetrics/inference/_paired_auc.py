@@ -33,11 +33,9 @@ from .._base.arrays import bincount_onto
 from ._auc import delong_covariance
 from ._bootstrap import bounds
 from ._interval import Interval
-from ._macro_auc import MIN_SIZE, WORK, _column_auc, _column_cells, _delong_terms
+from ._macro_auc import MIN_SIZE, WORK, _cell_auc, _column_auc, _column_cells, _delong_terms
 
 _NORMAL = NormalDist()
-#: Item indices drawn at once per block of resamples (rows x items).
-_BLOCK_NUMBERS = 2**22
 
 
 @dataclass(frozen=True)
@@ -152,20 +150,29 @@ def paired_aucs(truth, scores_a, scores_b, pos, level: float, size: int, rng) ->
 
 
 def _resampled(cells: dict, truth, support, size: int, rng) -> dict:
-    """Every cell's AUC on each of ``size`` class-stratified resamples, the same for all."""
+    """Every cell's AUC on each of ``size`` class-stratified resamples, the same for all.
+
+    A resample is each item's multiplicity (how often it was drawn within its class), one
+    count per item; each column's cell counts are then one weighted ``np.bincount`` over
+    the items in order, so both systems read the same resample without gathering it.
+    """
     n_items = truth.size
     members = [np.flatnonzero(truth == j) for j in range(support.size) if support[j]]
-    step = max(1, _BLOCK_NUMBERS // max(n_items, 1))
+    order = np.concatenate(members)  # the items class by class, as the draws come
+    cells = {key: (c[order], width) for key, (c, width) in cells.items()}
     values = {key: np.empty(size) for key in cells}
-    for start in range(0, size, step):
-        rows = min(step, size - start)
-        # Each class keeps its size; both systems are scored on the same resample.
+    for row in range(size):
+        # Each class keeps its size: its items drawn with replacement among themselves.
         drawn = np.concatenate(
-            [idx[rng.integers(0, idx.size, (rows, idx.size))] for idx in members], axis=1
+            [
+                np.bincount(rng.integers(0, idx.size, idx.size), minlength=idx.size)
+                for idx in members
+            ]
         )
         for (k, s), (c, width) in cells.items():
-            auc = _column_auc(drawn, c, width, support[k], n_items - support[k])
-            values[k, s][start : start + rows] = auc
+            counts = np.bincount(c, weights=drawn, minlength=width).astype(np.int64)
+            n_pos = support[k]
+            values[k, s][row] = _cell_auc(counts[None], n_pos, n_items - n_pos)[0]
     return values
 
 
