@@ -112,3 +112,13 @@ def test_bad_scores_raise_a_clear_value_error(scores, pos_label, message):
     }[scores]
     with pytest.raises(ValueError, match=message):
         cm.compare(y, a, b, scores=given, pos_label=pos_label, size=50)
+
+
+def test_a_test_set_of_one_class_gives_undefined_rows_and_says_why():
+    c = cm.compare(["x"] * 4, ["x", "y", "x", "x"], ["y", "x", "x", "x"],
+                   labels=["x", "y"], scores=([0.1, 0.7, 0.2, 0.3], [0.6, 0.2, 0.3, 0.1]),
+                   size=50)  # fmt: skip
+    assert c.ranking.rows == {"y": None} and c.to_dict()["scores"]["roc_auc"] == {"y": None}
+    (section,) = c.ranking.sections()
+    assert "no bootstrap" in section.title and section.rows[0][1:] == ["undefined"] * 10
+    assert any("its ROC AUC is 0/0" in n for n in section.notes)

@@ -124,10 +124,20 @@ class PairedScores:
         ]
         if any(r is not None and r.delong is None for r in self.rows.values()):
             notes.append("DeLong's variance needs at least 2 items of each class: blank there.")
+        if any(r is None for r in self.rows.values()):
+            notes.append(
+                "undefined where a class is absent from the test set or is every item of it "
+                "(its ROC AUC is 0/0), and the macro mean where any class is absent"
+            )
+        boot = (
+            f"a percentile bootstrap of {count(self.size, 'resample')} within the classes"
+            if self.size
+            else "no bootstrap"
+        )
         return [
             Section(
                 f"ROC AUC ({which}; {self.level:.0%} paired intervals of {a} - {b}: DeLong, and "
-                f"a percentile bootstrap of {count(self.size, 'resample')} within the classes, "
+                f"{boot}, "
                 f"{seed_text(self.seed)})",
                 ["ROC AUC of", a, b, "difference", *_COLUMNS],
                 rows,
