@@ -97,6 +97,24 @@ def test_messy_files_give_the_same_numbers(tmp_path, capsys):
     assert status == 2 and "--decimal ," in err and err.count("\n") == 1
 
 
+def test_whitespace_around_labels_is_kept_or_stripped_as_said(tmp_path, capsys):
+    """' malign' and 'malign' are two classes (so --scores is refused: three classes) unless
+    --strip-labels merges them, which gives the plain file's numbers."""
+    plain = json.loads(_run(capsys, _write(tmp_path), "--format", "json")[1])
+    lines = open(_write(tmp_path)).read().splitlines()
+    spaced = [lines[0]] + [
+        line.replace("malign,", " malign,", 1) if k % 3 == 0 else line
+        for k, line in enumerate(lines[1:])
+    ]
+    path = tmp_path / "spaced.csv"
+    path.write_text("\n".join(spaced) + "\n")
+    status, _, err = _run(capsys, str(path))
+    assert status == 2 and "there are 3" in err and "--strip-labels merges them" in err
+    status, out, _ = _run(capsys, str(path), "--strip-labels", "--format", "json")
+    assert status == 0
+    assert json.loads(out)["scores"] == plain["scores"]
+
+
 def test_a_missing_score_of_either_system_drops_its_row(tmp_path, capsys):
     path = tmp_path / "na.csv"
     lines = open(_write(tmp_path)).read().splitlines()
