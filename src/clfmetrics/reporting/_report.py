@@ -133,7 +133,7 @@ class Report(Rendered):
         )
         #: Clopper-Pearson intervals of accuracy and of each class's recall.
         self.exact = exact_intervals(self.matrix, self.labels, level)
-        #: Two classes: sensitivity, specificity, PPV and NPV with exact intervals; else None.
+        #: Sensitivity, specificity, PPV and NPV with exact intervals for two classes, else None.
         self.binary = None if len(self.labels) != 2 else binary_rates(
             self.matrix, self.labels, self._positive(), level
         )  # fmt: skip
