@@ -47,7 +47,7 @@ from ._uncertainty import interval, interval_from_labels, paired_interval, permu
 
 # isort: split
 # The interface to the concerns above, not public API (not in __all__): the checks and seed of
-# resampling, item patterns, the intervals of a matrix, the AUC's cells.
+# resampling, item patterns, the intervals of a matrix, the AUC's cells, two systems' AUCs.
 from ._auc import ROWS as ROWS
 from ._auc import area_interval as area_interval
 from ._auc import class_cells as class_cells
@@ -60,6 +60,7 @@ from ._bootstrap import patterns as patterns
 from ._interval import CENTRED as CENTRED
 from ._interval import centred_on_estimate as centred_on_estimate
 from ._macro_auc import macro_auc_interval as macro_auc_interval
+from ._paired_auc import paired_aucs as paired_aucs
 from ._uncertainty import intervals_of_matrix as intervals_of_matrix
 from ._uncertainty import paired_intervals as paired_intervals
 from ._uncertainty import permutation_pvalues as permutation_pvalues

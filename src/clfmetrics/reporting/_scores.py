@@ -176,16 +176,17 @@ class ScoreSummary:
             "log_loss_of_class_mix": log_loss_of(constant, pos_of, cols),
             "expected_calibration_error": ece_of(counts, hits, stated, False),
         }
+        self.proper["brier_skill_score"] = brier_skill(self.proper)
         self.reliability = (hits / counts, stated / counts, counts)
 
     def sentence(self) -> str:
         """One sentence for the report's suggested paragraph."""
         ranked = [(lab, iv) for lab, (iv, _) in self.ranking.items() if iv is not None]
         if self.binary:
-            shown = f"{reported_text(ranked[0][1])}" if ranked else "undefined"
+            shown = f"{_auc_text(ranked[0][1])}" if ranked else "undefined"
             out = f" ROC AUC of the scores of class {self.positive!s}: {shown}."
         else:
-            shown = "; ".join(f"{lab!s} {reported_text(iv)}" for lab, iv in ranked) or "undefined"
+            shown = "; ".join(f"{lab!s} {_auc_text(iv)}" for lab, iv in ranked) or "undefined"
             out = f" One-vs-rest ROC AUC per class: {shown}."
             if self.macro_auc is not None:
                 out += f" Their macro average: {reported_text(self.macro_auc)}."
@@ -193,7 +194,8 @@ class ScoreSummary:
             p = self.proper
             out += (
                 f" Brier score {fixed(p['brier_score'])} (constant class mix "
-                f"{fixed(p['brier_score_of_class_mix'])}), log loss {fixed(p['log_loss'])}, "
+                f"{fixed(p['brier_score_of_class_mix'])}; {_skill_text(p)}), "
+                f"log loss {fixed(p['log_loss'])}, "
                 f"ECE {fixed(p['expected_calibration_error'])} ({BINS} equal-width bins)."
             )
         return out
@@ -252,6 +254,7 @@ class ScoreSummary:
                         ]
                     ),
                     *self.notes,
+                    *_below_chance_notes(self.ranking),
                 ],
             )
         ]
@@ -265,6 +268,7 @@ class ScoreSummary:
                 ["score", "value", "constant class mix"],
                 [
                     ["Brier score", num(p["brier_score"]), num(p["brier_score_of_class_mix"])],
+                    [SKILL_ROW, num(p["brier_skill_score"]), num(0.0)],
                     ["log loss", num(p["log_loss"]), num(p["log_loss_of_class_mix"])],
                     [
                         f"ECE, {BINS} equal-width bins{what}",
@@ -279,7 +283,8 @@ class ScoreSummary:
                     "not only there. The constant class "
                     "mix is the score of always stating each class's share of the test set. "
                     "ECE depends on the bins. Calibration here means the probabilities, not "
-                    "the book's prevalence calibration."
+                    "the book's prevalence calibration.",
+                    SKILL_NOTE,
                 ],
             )
         )
@@ -300,6 +305,49 @@ class ScoreSummary:
             )
         )
         return out
+
+
+#: The Brier skill score's row and note in the probabilities table.
+SKILL_ROW = "Brier skill score"
+SKILL_NOTE = (
+    "The Brier skill score is 1 - Brier / Brier_ref, the reference Brier_ref being the "
+    "constant class mix's Brier score beside it: 0 is no better than always stating the "
+    "test set's class shares, 1 is perfect, below 0 is worse than the class mix. Higher is "
+    "better; it is undefined where the test set has one class (Brier_ref = 0)."
+)
+
+
+def brier_skill(proper: dict) -> float:
+    """1 - Brier / Brier of the constant class mix (NaN where that reference is 0)."""
+    ref = proper["brier_score_of_class_mix"]
+    return 1 - proper["brier_score"] / ref if ref > 0 else float("nan")
+
+
+def _skill_text(p: dict) -> str:
+    skill = p["brier_skill_score"]
+    shown = "undefined" if skill != skill else fixed(skill)
+    return f"Brier skill score against it {shown}"
+
+
+def _auc_text(iv) -> str:
+    """A ROC AUC for the paragraph, with the caveat beside it where its whole interval lies
+    below 0.5 (as the warning says: a ranking below chance is most often a swapped class)."""
+    if iv.high >= 0.5:
+        return reported_text(iv)
+    return (
+        f"{reported_text(iv)}, below 0.5 with its whole interval: the scores rank this class "
+        "below the others, as a swapped positive class or swapped columns would; check them "
+        "before reporting this number"
+    )
+
+
+def _below_chance_notes(ranking: dict) -> list[str]:
+    """The ranking table's note on each ROC AUC whose whole interval lies below 0.5."""
+    return [
+        f"The ROC AUC of class {lab!s}, {_auc_text(auc)}."
+        for lab, (auc, _) in ranking.items()
+        if auc is not None and auc.high < 0.5
+    ]
 
 
 def _not_probabilities(scores: np.ndarray) -> list[str]:
