@@ -41,3 +41,40 @@ def test_the_scale_section_says_what_runs_where():
     assert "This page runs the method on {glue:text}`ch17-scale-n` predictions" in text
     assert "not a run made here" in text
     assert "shows them on a billion predictions" not in chapter("api/cli")
+
+
+def test_the_coverage_at_20_items_is_that_of_interval():
+    """ch17 ~276: the study's smallest row is the coverage of the interval a reader calls.
+
+    The chapter seeds each size with the size itself; rerun here, the 20-item row equals a
+    direct simulation of ``interval`` on the same test sets and resamples, and a simulation
+    that calls ``cm.interval`` on each test set with its own resamples agrees with it within
+    the resampling noise.
+    """
+    import clfmetrics as cm
+    from clfmetrics.inference._simulate import resample_sets
+    from clfmetrics.inference._uncertainty import interval_of_stack
+
+    source = (ROOT / "chapters" / "17-is-the-difference-real.md").read_text()
+    study = re.search(
+        r"coverages\(\"macro_f1\", prevalence, behaviour, n, sets=SETS, size=(\d+), rng=n\)",
+        source,
+    )
+    sets = int(re.search(r"^SETS = (\d+)$", source, re.M).group(1))
+    size, n = int(study.group(1)), 20
+    assert "n_grid = [20," in source
+    tweets = np.array([[60, 15, 5], [35, 170, 40], [5, 15, 55]])
+    prevalence, behaviour = tweets.sum(axis=0) / tweets.sum(), tweets / tweets.sum(axis=0)
+    quoted = cm.coverages("macro_f1", prevalence, behaviour, n, sets=sets, size=size, rng=n)
+    truth = cm.macro_f1(prevalence[None, :] * behaviour)
+    rng = np.random.default_rng(n)
+    tests = cm.sample_confusion(prevalence, behaviour, n, size=sets, rng=rng)
+    stack = resample_sets(tests, size, rng)
+    for method, coverage in quoted.items():
+        same = [interval_of_stack(cm.macro_f1, m, stack[:, k], 0.95, method)
+                for k, m in enumerate(tests)]
+        assert coverage == np.mean([iv.low <= truth <= iv.high for iv in same])
+        own = [cm.interval("macro_f1", m, size=size, method=method, rng=k)
+               for k, m in enumerate(tests)]
+        assert abs(coverage - np.mean([iv.low <= truth <= iv.high for iv in own])) < 0.02
+    assert np.mean([iv.undefined for iv in same]) > 0.05  # the 0/0 resamples matter here
