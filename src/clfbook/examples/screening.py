@@ -25,6 +25,7 @@ __all__ = [
     "INTERCEPT",
     "SLOPE",
     "THRESHOLDS",
+    "band_coverage",
     "fit_logistic_1d",
     "grid_population",
     "grid_stack",
@@ -306,3 +307,28 @@ def threshold_coverage(
         name: {target: count / int(repetitions) for target, count in row.items()}
         for name, row in hits.items()
     }
+
+
+def band_coverage(intercept, slope, n_test: int, *, sets: int, size: int, rng=None) -> float:
+    """Share of simulated test parts whose simultaneous ROC band holds the population curve.
+
+    Each of ``sets`` test parts of ``n_test`` items is drawn from the population and
+    scored by the one fitted model (two decimals, so scores are tied); on each,
+    :func:`clfmetrics.inference.roc_band` (sup-t, 101 grid points, ``size``
+    resamples) is computed and checked against the model's population ROC curve from
+    :func:`grid_population`, read off on the same grid.
+    """
+    import clfmetrics as cm
+
+    rng = np.random.default_rng(rng)
+    pop = grid_population(intercept, slope)
+    fpr, tpr = pop[:, 1, 0] / pop[0, 0, 0], pop[:, 1, 1] / pop[0, 0, 1]
+    grid = np.linspace(0.0, 1.0, 101)
+    true = np.interp(grid, fpr, tpr)
+    hits = 0
+    for _ in range(int(sets)):
+        x = rng.normal(size=int(n_test))
+        y = (rng.random(x.size) < _sigmoid(INTERCEPT + SLOPE * x)).astype(int)
+        band = cm.roc_band(y, screening_scores(intercept, slope, x), size=size, rng=rng)
+        hits += bool(np.all((band.low <= true + 1e-12) & (true <= band.high + 1e-12)))
+    return hits / int(sets)
