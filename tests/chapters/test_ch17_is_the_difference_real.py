@@ -71,10 +71,13 @@ def test_the_coverage_at_20_items_is_that_of_interval():
     tests = cm.sample_confusion(prevalence, behaviour, n, size=sets, rng=rng)
     stack = resample_sets(tests, size, rng)
     for method, coverage in quoted.items():
-        same = [interval_of_stack(cm.macro_f1, m, stack[:, k], 0.95, method)
-                for k, m in enumerate(tests)]
+        same = [
+            interval_of_stack(cm.macro_f1, m, stack[:, k], 0.95, method)
+            for k, m in enumerate(tests)
+        ]
         assert coverage == np.mean([iv.low <= truth <= iv.high for iv in same])
-        own = [cm.interval("macro_f1", m, size=size, method=method, rng=k)
-               for k, m in enumerate(tests)]
+        own = [
+            cm.interval("macro_f1", m, size=size, method=method, rng=k) for k, m in enumerate(tests)
+        ]
         assert abs(coverage - np.mean([iv.low <= truth <= iv.high for iv in own])) < 0.02
     assert np.mean([iv.undefined for iv in same]) > 0.05  # the 0/0 resamples matter here

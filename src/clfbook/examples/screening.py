@@ -250,7 +250,10 @@ def grid_population(intercept, slope, *, points: int = 200_001) -> np.ndarray:
     positive = _sigmoid(INTERCEPT + SLOPE * x)
     level = 100 - np.rint(screening_scores(intercept, slope, x) * 100).astype(int)
     mass = np.stack(
-        [np.bincount(level, weight * (1 - positive), 101), np.bincount(level, weight * positive, 101)],
+        [
+            np.bincount(level, weight * (1 - positive), 101),
+            np.bincount(level, weight * positive, 101),
+        ],
         axis=1,
     )
     above = np.concatenate([np.zeros((1, 2)), np.cumsum(mass, axis=0)])
@@ -297,9 +300,12 @@ def threshold_coverage(
             y_val, s_val, y_test, s_test, metric="macro_f1", size=size, rng=rng
         )
         t_hat = rule["threshold"].estimate
-        k = 0 if np.isinf(t_hat) else 101 - int(round(100 * t_hat))
+        k = 0 if np.isinf(t_hat) else 101 - round(100 * t_hat)
         counts = grid_stack(y_test, s_test)[k]
-        ivs = {"test_only": cm.interval("macro_f1", counts, size=size, rng=rng), "rule": rule["score"]}
+        ivs = {
+            "test_only": cm.interval("macro_f1", counts, size=size, rng=rng),
+            "rule": rule["score"],
+        }
         for name, iv in ivs.items():
             hits[name]["deployed"] += bool(iv.low <= theta[k] <= iv.high)
             hits[name]["recipe"] += bool(iv.low <= recipe <= iv.high)
