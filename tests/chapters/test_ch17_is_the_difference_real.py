@@ -81,3 +81,27 @@ def test_the_coverage_at_20_items_is_that_of_interval():
         ]
         assert abs(coverage - np.mean([iv.low <= truth <= iv.high for iv in own])) < 0.02
     assert np.mean([iv.undefined for iv in same]) > 0.05  # the 0/0 resamples matter here
+
+
+def test_holm_power_group_cost_and_the_band_check_are_stated_as_measured():
+    """ch17 (review W17-2..W17-5): Holm's 'at most'; the exact test's power at Connor's N
+    (0.783 at delta 0.02, psi 0.10, computed exactly here); the group bootstrap's cost when
+    not needed, glued; a band check of 500 sets, not 60."""
+    from scipy.stats import binom
+
+    import clfmetrics as cm
+
+    n = cm.mcnemar_sample_size(0.02, 0.10)
+    d = np.arange(n + 1)[:, None]
+    a = np.arange(n + 1)[None, :]
+    p = np.minimum(1.0, 2 * binom.cdf(np.minimum(a, d - a), d, 0.5))
+    given_d = (((a <= d) & (p <= 0.05)) * binom.pmf(a, d, (0.10 + 0.02) / 0.20)).sum(axis=1)
+    power = binom.pmf(d[:, 0], n, 0.10) @ given_d
+    assert n == 1960 and 0.77 < power < 0.79
+    source = (ROOT / "chapters" / "17-is-the-difference-real.md").read_text()
+    text = chapter("17-is-the-difference-real")
+    assert "among all pairs at most 5 %" in text
+    assert "{glue:text}`ch17-exact-power:.2f`" in text
+    assert "costs {glue:text}`ch17-ind-cost:.1f` points of coverage" in text
+    assert "so resampling groups costs little when it was not needed" not in text
+    assert "BAND_N, BAND_SETS = 200, 500" in source and "CLU_SETS = 1000" in source

@@ -313,11 +313,22 @@ def coverages(
     rng = np.random.default_rng(rng)
     tests = sample_confusion(prevalence, conditional, n_items, size=sets, rng=rng)
     population = func(np.asarray(prevalence, dtype=float)[None, :] * np.asarray(conditional))
-    stack = resample_sets(tests, size, rng)
-    out = {}
-    for method, (low, high) in set_intervals(func, tests, stack, level, methods).items():
-        out[method] = float(np.mean((low <= population) & (population <= high)))
-    return out
+    hits = {method: np.zeros(sets, dtype=bool) for method in methods}
+    # Blocks of test sets keep each (size, block, n, n) stack to a few million numbers;
+    # up to a block's worth of sets, the draws are those of one resample_sets call.
+    n = tests.shape[-1]
+    step = max(1, _SET_BLOCK // (size * n * n))
+    for start in range(0, sets, step):
+        block = slice(start, min(start + step, sets))
+        stack = resample_sets(tests[block], size, rng)
+        ends = set_intervals(func, tests[block], stack, level, methods)
+        for method, (low, high) in ends.items():
+            hits[method][block] = (low <= population) & (population <= high)
+    return {method: float(hit.mean()) for method, hit in hits.items()}
+
+
+#: Numbers of resampled matrices held at once by :func:`coverages`.
+_SET_BLOCK = 2**22
 
 
 def resample_sets(tests: np.ndarray, size: int, rng) -> np.ndarray:
