@@ -56,3 +56,33 @@ def test_chapter_16_states_the_small_sample_coverage_and_chapter_17_collects_it(
     text17 = chapter("17-is-the-difference-real")
     assert "## What each interval covers, and where it falls short" in text17
     assert "Where coverage is known to be poor:" in text17
+
+
+def test_the_resplit_heuristic_and_its_size_are_stated():
+    """ch16 ~930 (review D16-3, W16-3b): n_test/n_train is rho/(1 - rho) with Nadeau &
+    Bengio's rho = n_test/(n_test + n_train); the test's size here is simulated."""
+    n_train, n_test = 304, 304
+    rho = n_test / (n_test + n_train)
+    assert rho / (1 - rho) == n_test / n_train
+    text = chapter("16-real-classifier")
+    assert "whose $\\rho / (1 - \\rho)$ is the $n_\\text{test}/n_\\text{train}$" in text
+    assert "{glue:text}`ch16-null-corrected:.3f`" in text
+    assert "non-rejection here is weak evidence" in text
+    from clfmetrics.inference import _resplits
+
+    assert "\\rho / (1 - \\rho)" in _resplits.corrected_resampled_ttest.__doc__
+
+
+def test_the_harmonic_macro_recall_mechanism_is_the_discordant_images():
+    """ch16 ~695 (review D16-4): the degenerate resamples are not why the interval excludes
+    zero; four discordant images, missed by (1 - 4/304)**304 < 2.5 % of the resamples, and
+    their exact sign test (p = 0.125) are."""
+    from scipy.stats import binomtest
+
+    assert (1 - 4 / 304) ** 304 < 0.025
+    assert binomtest(4, 4).pvalue == 0.125
+    text = chapter("16-real-classifier")
+    assert "those resamples alone pull the difference away from zero" not in text
+    assert "but they are not why it excludes zero" in text
+    assert "The exact sign test on those discordant images" in text
+    assert "{glue:text}`ch16-mp-cover:.3f` of the time, below its nominal 95 %" in text

@@ -60,6 +60,48 @@ def test_binary_scores_add_ranking_and_probability_scores(binary_report):
     assert counts.sum() == len(y)
 
 
+def test_the_report_prints_the_debiased_errors_and_the_calibration_test(binary_report):
+    """Beside the plug-in ECE: the debiased ECE, the debiased squared error and the
+    calibration test's p-value, each the library function's number."""
+    y, p, r = binary_report
+    proper = r.scores.proper
+    assert proper["expected_calibration_error_debiased"] == pytest.approx(
+        cm.expected_calibration_error(y, p, debiased=True)
+    )
+    assert proper["squared_calibration_error_debiased"] == pytest.approx(
+        cm.expected_calibration_error(y, p, debiased=True, norm=2)
+    )
+    pvalue = proper["calibration_test_pvalue"]
+    # The report's own 999 draws; the same statistic as calibration_test's, so its
+    # p-value lies within the Monte Carlo error of one drawn with another seed.
+    direct = cm.calibration_test(y, p, size=999, rng=1)
+    assert abs(pvalue - direct.pvalue) < 4 * np.sqrt(0.25 / 999) and 0 < pvalue <= 1
+    text = str(r)
+    assert "calibration test (p-value)" in text and "squared calibration error, debiased" in text
+    assert f"calibration test p = {pvalue:.3f}" in r.reporting_block()
+
+
+@pytest.mark.parametrize("matrix", [False, True])
+def test_the_blocked_calibration_test_is_calibration_test(matrix, monkeypatch):
+    from clfmetrics.probabilities import _reliability as rel
+    from clfmetrics.probabilities._consistency import calibration_test_in_blocks
+
+    y, p, _ = _three() if matrix else _binary()
+    p = p.round(2)
+    if matrix:
+        p = p / p.sum(axis=1, keepdims=True)
+    whole = cm.calibration_test(y, p, size=300, rng=4)
+    monkeypatch.setattr(rel, "_BLOCK_ITEMS", 64 * (3 if matrix else 1))  # several blocks
+    from clfmetrics.probabilities import _consistency
+
+    monkeypatch.setattr(_consistency, "_BLOCK_ITEMS", 64 * (3 if matrix else 1))
+    pos, cols = (None, y) if matrix else (y == 1, None)
+    blocked = calibration_test_in_blocks(p, pos, cols, 10, 300, 4, 10**6)
+    assert blocked.statistic == pytest.approx(whole.statistic, abs=1e-12)
+    assert blocked.pvalue == whole.pvalue
+    assert calibration_test_in_blocks(p, pos, cols, 10, 300, 4, 5) is None
+
+
 def test_binary_scores_render_three_ways(binary_report):
     y, _, r = binary_report
     text = str(r)

@@ -30,6 +30,7 @@ from ..probabilities import (
     ROW_SUM_TOLERANCE,
     binned,
     brier_of,
+    calibration_test_in_blocks,
     ece_of,
     log_loss_of,
     worst_row_sum,
@@ -38,6 +39,9 @@ from ._render import Section, interval_dict, interval_text, reported_text
 
 #: Equal-width bins of the reliability table and the ECE.
 BINS = 10
+#: Outcome draws of the report's calibration test, and the most binomial draws it makes
+#: (draws times distinct probabilities): beyond that it is left to ``calibration_test``.
+CALIBRATION_DRAWS, CALIBRATION_BUDGET = 999, 2 * 10**7
 #: At most this many resamples for each ranking interval: a resample costs one pass over
 #: the (distinct score, class) cells, up to N of them, where a matrix metric's costs n**2.
 RANKING_SIZE = 2_000
@@ -175,6 +179,9 @@ class ScoreSummary:
             "log_loss": log_loss_of(scores, pos_of, cols),
             "log_loss_of_class_mix": log_loss_of(constant, pos_of, cols),
             "expected_calibration_error": ece_of(counts, hits, stated, False),
+            "expected_calibration_error_debiased": ece_of(counts, hits, stated, True),
+            "squared_calibration_error_debiased": ece_of(counts, hits, stated, True, 2),
+            "calibration_test_pvalue": _calibration_pvalue(scores, pos_of, cols, rng),
         }
         self.proper["brier_skill_score"] = brier_skill(self.proper)
         self.reliability = (hits / counts, stated / counts, counts)
@@ -196,7 +203,14 @@ class ScoreSummary:
                 f" Brier score {fixed(p['brier_score'])} (constant class mix "
                 f"{fixed(p['brier_score_of_class_mix'])}; {_skill_text(p)}), "
                 f"log loss {fixed(p['log_loss'])}, "
-                f"ECE {fixed(p['expected_calibration_error'])} ({BINS} equal-width bins)."
+                f"ECE {fixed(p['expected_calibration_error'])} ({BINS} equal-width bins; "
+                f"debiased squared error {fixed(p['squared_calibration_error_debiased'])}"
+                + (
+                    ""
+                    if p["calibration_test_pvalue"] is None
+                    else f"; calibration test p = {fixed(p['calibration_test_pvalue'])}"
+                )
+                + ")."
             )
         return out
 
@@ -275,6 +289,19 @@ class ScoreSummary:
                         num(p["expected_calibration_error"]),
                         "",
                     ],
+                    ["ECE, debiased", num(p["expected_calibration_error_debiased"]), ""],
+                    [
+                        "squared calibration error, debiased",
+                        num(p["squared_calibration_error_debiased"]),
+                        "",
+                    ],
+                    [
+                        "calibration test (p-value)",
+                        "not run: too many distinct probabilities; call calibration_test"
+                        if p["calibration_test_pvalue"] is None
+                        else num(p["calibration_test_pvalue"]),
+                        "",
+                    ],
                 ],
                 [
                     "Lower is better. Brier score and log loss are strictly proper scoring "
@@ -282,7 +309,11 @@ class ScoreSummary:
                     "else; the error rate of the most probable class is lowest there too, but "
                     "not only there. The constant class "
                     "mix is the score of always stating each class's share of the test set. "
-                    "ECE depends on the bins. Calibration here means the probabilities, not "
+                    "ECE depends on the bins and is biased upward with few items per bin; "
+                    "its debiased form removes only part of that bias, the debiased squared "
+                    "error (Kumar, Liang & Ma 2019) all of it. The calibration test "
+                    f"({CALIBRATION_DRAWS} draws of calibrated outcomes) says whether the "
+                    "gaps exceed noise. Calibration here means the probabilities, not "
                     "the book's prevalence calibration.",
                     SKILL_NOTE,
                 ],
@@ -419,3 +450,10 @@ def argmax_warning(pred_codes: np.ndarray, scores: np.ndarray, pos, labels: list
         f"{what} differs from the predictions on {share:.0%} of the items: {fix} "
         "If the predictions come from other scores or thresholds, say so."
     ]
+
+
+def _calibration_pvalue(scores, pos_of, cols, rng) -> float | None:
+    """The calibration test's p-value, or None where its draws would exceed the budget."""
+    most = CALIBRATION_BUDGET // CALIBRATION_DRAWS
+    test = calibration_test_in_blocks(scores, pos_of, cols, BINS, CALIBRATION_DRAWS, rng, most)
+    return None if test is None else test.pvalue
