@@ -63,6 +63,22 @@ def test_library_objects_travel_as_references_and_fields():
     pd.testing.assert_frame_equal(_round_trip(frame), frame)
 
 
+def test_the_books_data_tables_travel_and_the_rest_of_clfbook_does_not():
+    """Chapter 12's ``table`` (a data class of ``clfbook.sources``) is given data its tests
+    read; only that part of the book's apparatus is trusted, not its build tooling."""
+    from clfbook.sources.shared_task import ScoreTable, load_semeval2017_task4
+    from clfbook.tooling import lab_markup
+
+    table = load_semeval2017_task4()
+    back = _round_trip(table)
+    assert type(back) is ScoreTable and back.systems == table.systems
+    assert np.array_equal(back.column("acc"), table.column("acc"))
+    with pytest.raises(NotCarried):
+        encode(lab_markup.bib_entries)
+    with pytest.raises(ValueError):
+        decode({"t": "ref", "module": "clfbook.tooling.lab_markup", "v": "bib_entries"})
+
+
 def test_an_object_that_claims_equality_to_everything_is_not_carried():
     class Anything:
         def __eq__(self, other):
