@@ -214,12 +214,6 @@ def public_check(source: str, label: str, answers: list[str]) -> str:
     that is not defined says "not answered yet", another missing name asks to run the cells
     above. Outside a notebook (the grader) nothing is shown and the same error is raised.
     """
-    said = (
-        "f'not answered yet: {_missing} is not defined (replace the ... in its answer cell "
-        "and run that cell)' if _missing in _answers else "
-        "f'{_missing} is not defined: run the cells above first' if _missing else "
-        "str(_slip) or type(_slip).__name__"
-    )
     head = f"✗ {label}: "
     return "\n".join(
         [
@@ -228,7 +222,15 @@ def public_check(source: str, label: str, answers: list[str]) -> str:
             "except Exception as _slip:",
             f"    _answers = {tuple(answers)!r}",
             "    _missing = _slip.name if isinstance(_slip, NameError) else None",
-            f"    _said = {said}",
+            "    if _missing in _answers:",
+            "        _said = f'not answered yet: {_missing} is not defined (replace the ... in '",
+            "        _said += 'its answer cell and run that cell)'",
+            "    elif _missing:",
+            "        _said = f'{_missing} is not defined: run the cells above first'",
+            "    elif isinstance(_slip, AssertionError):",
+            "        _said = str(_slip) or 'AssertionError'",
+            "    else:",
+            "        _said = f'{type(_slip).__name__}: {_slip}'",
             "    _ipython = __import__('sys').modules.get('IPython')",
             "    _shell = _ipython.get_ipython() if _ipython is not None else None",
             "    if _shell is not None:",

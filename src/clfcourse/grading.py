@@ -46,8 +46,9 @@ class GradeRow:
     error: str = ""
     traceback: str = ""
     #: What the student may read of ``message``: a failed hidden test case only as
-    #: "test N (hidden): failed" (:func:`_rows`); by default the whole message, which for a
-    #: file that was not scored is the grader's own reason.
+    #: "test N (hidden): failed", or with the message its author marked (:func:`_messages`);
+    #: by default the whole message, which for a file that was not scored is the grader's
+    #: own reason.
     shown: str | None = None
 
     def __post_init__(self):

@@ -16,7 +16,9 @@ from pathlib import Path
 import nbformat
 import pytest
 from coursework_batch import lean
+from coursework_mini import total_chapter
 
+from clfcourse import build_assignment
 from clfcourse.__main__ import main
 from clfcourse.checks import (
     INTRO,
@@ -27,7 +29,9 @@ from clfcourse.checks import (
     stated_problems,
 )
 from clfcourse.exercises import META
+from clfcourse.generate import _shown
 from clfcourse.grading import _messages
+from clfcourse.master import Hidden
 
 ROOT = Path(__file__).resolve().parents[2]
 STEM = "04-two-macro-f1"
@@ -88,6 +92,18 @@ def test_only_marked_assertions_with_the_authors_own_words_are_shown():
     assert shown_messages([source]) == ["a positive x", "x below 9"]
     with pytest.raises(ValueError, match="not a plain string"):
         shown_messages(['assert x > 0, f"{x} is not positive"  # shown'], "ch, ex")
+
+
+def test_the_marked_messages_come_from_the_hidden_tests_in_use(tmp_path):
+    """The chapter's hidden checks, or the teacher's own tests where given (their markers)."""
+    (tmp_path / "mini.md").write_text(
+        total_chapter(hidden='assert total == 10, "ten"\nassert total > 0, "positive"  # shown')
+    )
+    assignment = build_assignment(tmp_path / "mini.md", tmp_path)
+    (ex,) = assignment.graded
+    assert _shown(assignment, ex, {}) == ["positive"]
+    mine = Hidden(('assert total < 99, "below 99"  # stated', 'assert total == 10, "ten"'))
+    assert _shown(assignment, ex, {ex.label: mine}) == ["below 99"]
 
 
 @pytest.mark.parametrize(
