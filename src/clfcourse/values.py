@@ -25,12 +25,16 @@ from typing import Any
 import numpy as np
 
 #: Packages whose modules and functions may be referenced by name: top-level packages, and
-#: the book's data sources (``clfbook.sources``: its tables, such as chapter 12's ``table``, are
-#: data classes the chapters' given data are made of; the rest of ``clfbook`` builds the book
-#: and draws, nothing a test compares with).
+#: the parts of the book's apparatus that the chapters' data and tests are made of (its data
+#: sources, worked examples, metric properties and derivations: chapter 12's ``table``,
+#: chapter 15's ``held``, chapter 10's ``probe_all``, chapter 4's ``supremum``); the rest of
+#: ``clfbook`` (its build tooling, widgets and plots) is nothing a test compares with.
 TRUSTED = frozenset(
     {
+        "clfbook.examples",
+        "clfbook.properties",
         "clfbook.sources",
+        "clfbook.theory",
         "clfmetrics",
         "collections",
         "fractions",
