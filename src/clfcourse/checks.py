@@ -37,8 +37,7 @@ is **not** your grade: the grade comes from *hidden tests*, which run after you 
 notebook in and test the answer itself. Run the notebook's cells in order from the top (Run
 All) before you check an exercise; an exercise you have not answered yet says so."""
 
-#: The markers of :mod:`this module <.checks>`.
-MARKERS = ("shown", "stated")
+#: A marker: the whole comment (``# shown``, ``# stated``) at the end of a line.
 _MARK = re.compile(r"#\s*(shown|stated)\s*$")
 
 
