@@ -236,7 +236,7 @@ def small_class_warning(
             f"{head}: the report gives {method}'s interval, not the {chosen_over} one, as the "
             f"simulated table finds it better there ({where}: nominal 95 % {method} intervals "
             f"covered the true AUC {cover:.2f} of the time, {chosen_over} ones {old[0]:.2f}, "
-            "their misses mostly on the side away from 1/2)" + tail
+            "missing mostly on the side away from 1/2)" + tail
         )
     if cover >= COVERAGE_FLAG:
         return None

@@ -241,7 +241,9 @@ class ScoreSummary:
         )
         rows = [[str(lab), *_cells(auc), *_cells(ap)] for lab, (auc, ap) in self.ranking.items()]
         others = {auc.method for auc, _ in self.ranking.values() if auc is not None}
-        switched = "" if others <= {self.auc_method} else " (another for a small class: see below)"
+        switched = (
+            "" if others <= {self.auc_method} else " (another for a small class: see the warnings)"
+        )
         if not self.binary:
             rows.append(["macro (one-vs-rest)", *_cells(self.macro_auc), "", "", ""])
         out = [
