@@ -771,13 +771,18 @@
   // --- 9. cost curve ---------------------------------------------------------------------
   // As clfbook.widgets.costs: the slider's stops carry the library's PC(+); the cheapest
   // line is the first of least FPR (1 - PC) + FNR PC (cheapest_point).
+  // The line from (0, a) to (1, b), cut where it leaves the chart's top at y = top.
+  function cut(a, b, top, color) {
+    const at = (y) => (y - a) / (b - a);
+    const x0 = a > top ? at(top) : 0, x1 = b > top ? at(top) : 1;
+    return { xs: [x0, x1], ys: [a + (b - a) * x0, a + (b - a) * x1], color };
+  }
   function costs(root, spec) {
     const f = frame(root, spec), L = spec.lines;
     const fpr = L.map((l) => l[0]), tpr = L.map((l) => 1 - l[1]);
     let i = spec.start;
     const s = slider("cost ratio", spec.exponents.length - 1, i, (j) => { i = j; refresh(); },
-      (j) => `${fmtG(spec.ratios[j], 3)} (a missed positive costs ${fmtG(spec.ratios[j], 3)} false alarms)`);
-    s.input.classList.add("clf-wide");
+      (j) => `${fmtG(spec.ratios[j], 3)} : 1`);
     f.controls.append(s.node);
     const state = () => {
       const pc = spec.pcs[i];
@@ -812,10 +817,10 @@
           xlabel: "probability cost PC(+)",
           label: `Cost curve: the lower envelope of the ROC points' cost lines (area ${fmt(spec.area)}) and the ` +
             `two trivial classifiers; at PC(+) ${fmt(pc)} the cheapest line runs from ${fmt(a)} to ${fmt(b)}, cost ${fmt(st.nec)}.`,
-          lines: [{ xs: [0, 1], ys: [0, 1], color: COLORS[0], dash: "5 3" },
-                  { xs: [0, 1], ys: [1, 0], color: COLORS[0], dash: "2 3" },
+          lines: [{ xs: [0, 0.55], ys: [0, 0.55], color: COLORS[0], dash: "5 3" },  // cut at the top
+                  { xs: [0.45, 1], ys: [0.55, 0], color: COLORS[0], dash: "2 3" },
                   { xs: spec.grid, ys: spec.envelope, color: COLORS[4] },
-                  { xs: [0, 1], ys: [a, b], color: COLORS[5] }],
+                  cut(a, b, 0.55, COLORS[5])],
           vlines: [{ x: pc }], points: [{ x: pc, y: st.nec, color: COLORS[5] }],
           legend: [["always negative / positive", COLORS[0], true], ["lower envelope", COLORS[4]],
                    ["the cheapest ROC point's line", COLORS[5]]] }),
