@@ -788,7 +788,76 @@
     return { state };
   }
 
-  const KINDS = { confusion, macro_f1: macroF1, nonmonotonicity, paradox, prevalence, chance, chooser, threshold };
+  // --- 9. cost curve ---------------------------------------------------------------------
+  // As clfbook.widgets.costs: the slider's stops carry the library's PC(+); the cheapest
+  // line is the first of least FPR (1 - PC) + FNR PC (cheapest_point).
+  // The line from (0, a) to (1, b), cut where it leaves the chart's top at y = top.
+  function cut(a, b, top, color) {
+    const at = (y) => (y - a) / (b - a);
+    const x0 = a > top ? at(top) : 0, x1 = b > top ? at(top) : 1;
+    return { xs: [x0, x1], ys: [a + (b - a) * x0, a + (b - a) * x1], color };
+  }
+  function costs(root, spec) {
+    const f = frame(root, spec), L = spec.lines;
+    const fpr = L.map((l) => l[0]), tpr = L.map((l) => 1 - l[1]);
+    let i = spec.start;
+    const s = slider("cost ratio", spec.exponents.length - 1, i, (j) => { i = j; refresh(); },
+      (j) => `${fmtG(spec.ratios[j], 3)} : 1`);
+    f.controls.append(s.node);
+    const state = () => {
+      const pc = spec.pcs[i];
+      let k = 0, best = Infinity;
+      L.forEach((l, j) => {
+        const nec = l[0] * (1 - pc) + l[1] * pc;
+        if (nec < best) { best = nec; k = j; }
+      });
+      return { i, ratio: spec.ratios[i], pc, k, threshold: k === 0 ? Infinity : spec.thresholds[k - 1],
+               fpr: fpr[k], tpr: tpr[k], nec: best, trivial: Math.min(pc, 1 - pc) };
+    };
+    function refresh() {
+      const st = state(), t = Number.isFinite(st.threshold) ? fmtG(st.threshold, 4) : "∞ (treat none)";
+      f.live.textContent = `Cost ratio ${fmtG(st.ratio, 4)}, PC(+) ${fmt(st.pc)}: the cheapest threshold ` +
+        `${t}, false positive rate ${fmt(st.fpr)}, true positive rate ${fmt(st.tpr)}, cost ${fmt(st.nec)}.`;
+      const c = (text, key) => ({ text, key });
+      replace(f.readout, table(["quantity", "value"], [
+        ["cost ratio C(FN) / C(FP)", c(fmtG(st.ratio, 4), "ratio")],
+        ["probability cost PC(+)", c(fmt(st.pc), "pc")],
+        ["cheapest threshold (score ≥ t)", c(t, "threshold")],
+        ["false positive rate", c(fmt(st.fpr), "fpr")],
+        ["true positive rate", c(fmt(st.tpr), "tpr")],
+        ["normalized expected cost", c(fmt(st.nec), "nec")],
+        ["best trivial classifier", c(fmt(st.trivial), "trivial")]], `prior p(+) = ${spec.prior.toFixed(3)}`));
+      const a = L[st.k][0], b = L[st.k][1], pc = st.pc;
+      // the line of equal cost through the point, slope (1 - PC) / PC, cut to the unit square
+      const slope = (1 - pc) / pc, x0 = Math.max(0, st.fpr - st.tpr / slope);
+      const x1 = Math.min(1, st.fpr + (1 - st.tpr) / slope), yOf = (x) => st.tpr + slope * (x - st.fpr);
+      const iso = pc > 0 ? { xs: [x0, x1], ys: [yOf(x0), yOf(x1)] } : { xs: [st.fpr, st.fpr], ys: [0, 1] };
+      replace(f.figures,
+        chart({ title: "cost curve: the cheapest line at PC(+)", xlim: [0, 1], ylim: [0, 0.55],
+          xlabel: "probability cost PC(+)",
+          label: `Cost curve: the lower envelope of the ROC points' cost lines (area ${fmt(spec.area)}) and the ` +
+            `two trivial classifiers; at PC(+) ${fmt(pc)} the cheapest line runs from ${fmt(a)} to ${fmt(b)}, cost ${fmt(st.nec)}.`,
+          lines: [{ xs: [0, 0.55], ys: [0, 0.55], color: COLORS[0], dash: "5 3" },  // cut at the top
+                  { xs: [0.45, 1], ys: [0.55, 0], color: COLORS[0], dash: "2 3" },
+                  { xs: spec.grid, ys: spec.envelope, color: COLORS[4] },
+                  cut(a, b, 0.55, COLORS[5])],
+          vlines: [{ x: pc }], points: [{ x: pc, y: st.nec, color: COLORS[5] }],
+          legend: [["always negative / positive", COLORS[0], true], ["lower envelope", COLORS[4]],
+                   ["the cheapest ROC point's line", COLORS[5]]] }),
+        chart({ title: "ROC: the same operating point", xlim: [0, 1], ylim: [0, 1], xlabel: "false positive rate",
+          label: `ROC curve; the cheapest point at false positive rate ${fmt(st.fpr)}, true positive rate ` +
+            `${fmt(st.tpr)}, with the dashed line of equal cost through it.`,
+          lines: [{ xs: fpr, ys: tpr, color: COLORS[3] }, { xs: [0, 1], ys: [0, 1], color: COLORS[6], dash: "2 3" },
+                  { xs: iso.xs, ys: iso.ys, color: COLORS[5], dash: "5 3" }],
+          points: [{ x: st.fpr, y: st.tpr, color: COLORS[5] }],
+          legend: [["ROC curve", COLORS[3]], ["random guessing", COLORS[6], true],
+                   ["equal cost through the point", COLORS[5], true]] }));
+    }
+    refresh();
+    return { state };
+  }
+
+  const KINDS = { confusion, macro_f1: macroF1, nonmonotonicity, paradox, prevalence, chance, chooser, threshold, costs };
 
   function init() {
     const t0 = performance.now();

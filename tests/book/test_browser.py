@@ -589,7 +589,7 @@ def test_page_explorers_come_alive(visit, path):
 
 def test_every_explorer_has_a_page_version():
     chapters = " ".join((ROOT / p).with_suffix(".md").read_text() for p in PAGES)
-    assert chapters.count("page_view(") >= 8
+    assert chapters.count("page_view(") >= 9
 
 
 #: The classes the book's pygments style colours or styles, in either theme.
