@@ -25,7 +25,7 @@ import clfmetrics as cm
 sys.path.insert(0, str(ROOT / "_ext"))
 import selfcheck  # the book's local Sphinx extension
 
-#: The numbered chapters, an inserted one (``15b-...``) included.
+#: The numbered chapters, inserted ones (``15b-...``, ``17b-...``) included.
 CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]*-*.md"))
 #: Chapters whose self-checks are still to be written (none now): exempt from the 2-4 count.
 PENDING: set[str] = set()
