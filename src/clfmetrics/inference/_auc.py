@@ -267,13 +267,24 @@ def _poisson_topped_up(counts: np.ndarray, rows: int, rng) -> np.ndarray:
 def _by_items(counts: np.ndarray) -> bool:
     """Whether to draw a class's counts item by item (fewer than 3 items per cell on average).
 
-    One uniform integer per item costs about a third of one Poisson variate per cell
-    (numpy's ``poisson``: the multiplication method below a mean of 10, PTRS above),
-    and ``numpy.random.Generator.multinomial`` (one conditional binomial per cell,
-    by inversion for small means) costs several times a Poisson variate at the
-    means of a file's rounded probabilities (tens of items per cell).
+    One uniform integer per item costs less than one Poisson variate per cell there
+    (numpy's ``poisson`` uses the multiplication method below a mean of 10: several
+    uniforms and an exponential per variate).
     """
     return int(counts.sum()) < 3 * counts.size + 64
+
+
+def _by_binomials(counts: np.ndarray) -> bool:
+    """Whether numpy's multinomial (one conditional binomial per cell) is the cheaper draw.
+
+    :func:`_poisson_topped_up` costs one Poisson variate per cell plus about
+    ``3 sqrt(n)`` items of top-up per resample, each counted into its cell; the
+    multinomial costs about two Poisson variates per cell at large means. With fewer
+    cells than top-up items (a thousand distinct scores among a million items) the
+    top-up dominates and the multinomial is cheaper; with more (a file's rounded
+    probabilities: tens of items per cell, thousands of cells), Poisson splitting is.
+    """
+    return 3.0 * math.sqrt(int(counts.sum())) >= counts.size
 
 
 def _draw(counts: np.ndarray, rows: int, rng) -> np.ndarray:
@@ -281,12 +292,15 @@ def _draw(counts: np.ndarray, rows: int, rng) -> np.ndarray:
 
     Many cells, most holding one item (continuous scores): the ``n`` items
     themselves are drawn uniformly and counted into their cells, one random
-    integer per item. Several items per cell (rounded scores, or a thousand
-    distinct scores among a million items): :func:`_poisson_topped_up`, one
-    Poisson variate per cell. Both are exact draws of the same multinomial.
+    integer per item. Several items per cell: numpy's multinomial when the cells
+    are few (:func:`_by_binomials`), else :func:`_poisson_topped_up`, one Poisson
+    variate per cell. All three are exact draws of the same multinomial.
     """
     if _by_items(counts):
         return _items_into_cells(counts, rows, rng)
+    if _by_binomials(counts):
+        total = int(counts.sum())
+        return rng.multinomial(total, counts / total, size=rows)
     return _poisson_topped_up(counts, rows, rng)
 
 
