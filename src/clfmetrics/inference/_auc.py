@@ -421,6 +421,20 @@ def linear_coefficients(metric: str, cells: Cells, observed: float):
     )
 
 
+def _dot(counts: np.ndarray, coefficients: np.ndarray, width: int = 2**16) -> np.ndarray:
+    """``counts @ coefficients`` for int64 counts (B, C), a slice of columns at a time.
+
+    numpy's matrix product of integers and floats is slow, and converting the whole
+    block to floats would hold 8 bytes a cell; slices of ``width`` columns hold a
+    fixed amount.
+    """
+    out = np.zeros(counts.shape[0])
+    for start in range(0, counts.shape[1], width):
+        part = slice(start, start + width)
+        out += counts[:, part].astype(np.float64) @ coefficients[part]
+    return out
+
+
 def controlled_bounds(metric, cells: Cells, observed, level, size, method, rng, acc=0.0):
     """The ends of the bootstrap of ``size`` resamples, from as few as are needed.
 
@@ -437,12 +451,11 @@ def controlled_bounds(metric, cells: Cells, observed, level, size, method, rng, 
         v, t = ct.class_cumulants(weights, coefficients)
         k2, k3 = k2 + v, k3 + t
     offset = cells.pos @ a_pos + cells.neg @ a_neg
-    a_pos, a_neg = a_pos.astype(np.float64), a_neg.astype(np.float64)
     stats, linear = [], []
     drawn, check = 0, CONTROL_FIRST
     for pos, neg in _blocks(cells, size, rng):
         stats.append(areas(metric, cells, pos, neg))
-        linear.append(pos.astype(np.float64) @ a_pos + neg.astype(np.float64) @ a_neg - offset)
+        linear.append(_dot(pos, a_pos) + _dot(neg, a_neg) - offset)
         drawn += len(pos)
         if drawn >= check or drawn == size:
             t, lin = np.concatenate(stats), np.concatenate(linear)
@@ -468,16 +481,33 @@ def jackknife(metric: str, cells: Cells):
         v10, v01 = components(cells)
         auc = pos @ v10 / n_pos
         return (n_pos * auc - v10) / (n_pos - 1), (n_neg * auc - v01) / (n_neg - 1)
-    below = _negatives_at(cells, cells.neg[None])[0][0].astype(np.float64)
-    top = n_pos - (np.cumsum(pos) - pos)  # positives at or above each positive cell
-    reach = top + (n_neg - below)  # all items at or above it
-    term = pos * top / reach
+    # In place where it can be (the same arithmetic, fewer arrays of one number a cell
+    # alive at once: with continuous scores there are as many cells as items).
+    reach = _negatives_at(cells, cells.neg[None])[0][0].astype(np.float64)
+    np.subtract(n_neg, reach, out=reach)  # negatives not below each positive cell
+    top = np.cumsum(pos)
+    top -= pos
+    np.subtract(n_pos, top, out=top)  # positives at or above each positive cell
+    reach += top  # all items at or above it
+    term = pos * top
+    term /= reach
+    short = reach <= 1
+    reach -= 1
     with np.errstate(divide="ignore", invalid="ignore"):
-        # Dropping a positive of cell c: cells below c lose one positive and one item.
-        lower = np.where(reach > 1, pos * (top - 1) / (reach - 1), 0.0)
-        own = np.where(reach > 1, (pos - 1) * (top - 1) / (reach - 1), 0.0)
         # Dropping a negative: the cells at or below its score lose one item.
-        thinner = np.where(reach > 1, pos * top / (reach - 1), 0.0)
+        thinner = pos * top
+        thinner /= reach
+        thinner[short] = 0.0
+        # Dropping a positive of cell c: cells below c lose one positive and one item.
+        top -= 1
+        lower = pos * top
+        lower /= reach
+        lower[short] = 0.0
+        own = pos - 1
+        own *= top
+        own /= reach
+        own[short] = 0.0
+    del reach, top, short
     lower_before = np.concatenate([[0.0], np.cumsum(lower)])[:-1]
     term_after = np.concatenate([np.cumsum(term[::-1])[::-1][1:], [0.0]])
     drop_pos = (lower_before + own + term_after) / (n_pos - 1)
