@@ -9,7 +9,8 @@
 (function () {
   "use strict";
   const CM = () => window.clfmetrics;
-  const COLORS = ["#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#000000"];
+  // Okabe-Ito; its black is the text colour, so that it stays visible in dark mode.
+  const COLORS = ["#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "currentColor"];
   const SVGNS = "http://www.w3.org/2000/svg";
   const MAX_COUNT = 1e7;
 
@@ -105,26 +106,36 @@
   }
 
   // A table; a cell is text, or {text, key, bold} (key: data-key for the tests and state).
+  // A readout table longer than FOLD_OVER rows shows its first FOLD_AFTER and folds the
+  // rest behind a button (the explorer stays about one screen tall beside its figures).
+  const FOLD_OVER = 12, FOLD_AFTER = 4;
   function table(header, rows, caption) {
     const t = el("table", { class: "clf-table" });
     if (caption) t.append(el("caption", { text: caption }));
-    t.append(el("tr", {}, header.map((h) => el("th", { scope: "col", text: h }))));
-    for (const row of rows) {
-      t.append(
-        el(
-          "tr",
-          {},
-          row.map((c, k) => {
-            const cell = typeof c === "object" && c !== null ? c : { text: String(c) };
-            const attrs = { text: cell.text };
-            if (cell.key) attrs["data-key"] = cell.key;
-            if (cell.bold) attrs.class = "clf-match";
-            return el(k === 0 ? "th" : "td", k === 0 ? { ...attrs, scope: "row" } : attrs);
-          }),
-        ),
-      );
-    }
-    return t;
+    t.append(el("thead", {}, [el("tr", {}, header.map((h) => el("th", { scope: "col", text: h })))]));
+    const row = (cells) => el("tr", {}, cells.map((c, k) => {
+      const cell = typeof c === "object" && c !== null ? c : { text: String(c) };
+      const attrs = { text: cell.text };
+      if (cell.key) attrs["data-key"] = cell.key;
+      if (cell.bold) attrs.class = "clf-match";
+      return el(k === 0 ? "th" : "td", k === 0 ? { ...attrs, scope: "row" } : attrs);
+    }));
+    const fold = rows.length > FOLD_OVER;
+    t.append(el("tbody", {}, (fold ? rows.slice(0, FOLD_AFTER) : rows).map(row)));
+    if (!fold) return t;
+    const rest = el("tbody", { class: "clf-rest" }, rows.slice(FOLD_AFTER).map(row));
+    rest.hidden = true;
+    t.append(rest);
+    const more = `${rows.length - FOLD_AFTER} more ${header[0] === "metric" ? "metrics" : "rows"}`;
+    const button = el("button", { type: "button", class: "clf-more", "aria-expanded": "false",
+                                  "data-fold": header.join("|"), text: `Show ${more}` });
+    button.addEventListener("click", () => {
+      const open = button.getAttribute("aria-expanded") !== "true";
+      button.setAttribute("aria-expanded", String(open));
+      button.textContent = open ? `Hide the ${more}` : `Show ${more}`;
+      rest.hidden = !open;
+    });
+    return el("div", { class: "clf-folded" }, [t, button]);
   }
 
   const mark = (flag) => ({ text: flag ? "✓ yes" : "✗ no" });
@@ -276,8 +287,16 @@
     return { controls, status: (t) => (status.textContent = t), live, readout, figures };
   }
 
+  // A folded table or note that the reader opened stays open when its readout is drawn again.
   function replace(node, ...children) {
+    const opened = new Set([...node.querySelectorAll('button[data-fold][aria-expanded="true"], details[data-fold][open]')]
+      .map((e) => e.dataset.fold));
     node.replaceChildren(...children.filter(Boolean));
+    for (const e of node.querySelectorAll("[data-fold]")) {
+      if (!opened.has(e.dataset.fold)) continue;
+      if (e.tagName === "DETAILS") e.open = true;
+      else e.click();
+    }
   }
 
   // An editable matrix: one number input per cell, rows = predicted, columns = true.
@@ -364,7 +383,8 @@
         table(["metric", "value", `${pct} interval`], spec.metrics.map((k) => [k, { text: fmt(values[k]), key: k },
           { text: intervalText(mi[k][0], mi[k][1]), key: `interval:${k}` }]),
           `|S| = ${total(m)}`),
-        el("p", { class: "clf-note", text: INTERVAL_NOTE }),
+        el("details", { class: "clf-note-fold", "data-fold": "interval-note" }, [
+          el("summary", { text: "What these intervals assume" }), el("p", { class: "clf-note", text: INTERVAL_NOTE })]),
         table(["class", "bias", "prevalence", "P", `P ${pct}`, "R", `R ${pct}`, "F1"], nm.map((s, i) => [s,
           { text: String(cw.bias[i]), key: `bias:${i}` }, { text: String(cw.prevalence[i]), key: `prevalence:${i}` },
           { text: fmt(cw.precision[i]), key: `precision:${i}` }, span(ci.precision[i], `interval:precision:${i}`),

@@ -4,8 +4,8 @@ A script, not a test: ``.venv/bin/python benchmarks/bench_pages.py [--repeat N]`
 part of ``make bench``. It measures the built book's chapters (``_build/html``) when
 they exist, else standalone pages of the eight page explorers (``tests/support/page_site.py``).
 Each load is cold: a fresh browser context, so nothing is cached; the pages are served
-from 127.0.0.1 and every request to another host is aborted (the sandbox is offline:
-MathJax and fonts from a CDN are not counted). Reported per page:
+from 127.0.0.1 and every request to another host is aborted (the sandbox is offline; the
+book asks none). Reported per page:
 
 - ``weight_kB``: bytes of every local response of the load (HTML, CSS, JS, images);
 - ``explorer_kB``: what the page versions add: their snippets in the HTML plus

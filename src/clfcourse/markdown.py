@@ -276,10 +276,11 @@ def _role(book: Book, name: str, content: str) -> str:
     return text or target
 
 
-#: A role, or a code span (left alone: it may show MyST on purpose).
+#: A role, or a code span (left alone: it may show MyST on purpose); either may run over a
+#: line break of its paragraph.
 _INLINE = re.compile(
     r"(?P<role>\{(?P<name>[\w:.+-]+)\}`(?P<content>[^`]*)`)"
-    r"|(?P<code>(?P<ticks>`+).*?(?<!`)(?P=ticks)(?!`))"
+    r"|(?P<code>(?P<ticks>`+)[\s\S]*?(?<!`)(?P=ticks)(?!`))"
 )
 
 
@@ -339,10 +340,19 @@ def to_commonmark(text: str, book: Book | None = None) -> str:
     """One markdown cell's MyST as CommonMark plus math (see the module's docstring)."""
     book = book or Book()
     lines, out, k = text.split("\n"), [], 0
+    paragraph: list[str] = []  # lines of running text, converted together: a role may span them
+
+    def flush() -> None:
+        if paragraph:
+            out.extend(convert_inline("\n".join(paragraph), book).split("\n"))
+            paragraph.clear()
+
     while k < len(lines):
         line = lines[k]
         opened = _OPEN.match(line)
         fence = re.match(r"^\s*(`{3,}|~{3,})", line)
+        if opened or fence or not line.strip():
+            flush()
         if opened:
             indent = line[: len(line) - len(line.lstrip())]
             end = next(
@@ -368,10 +378,13 @@ def to_commonmark(text: str, book: Book | None = None) -> str:
             k = end + 1
         elif re.match(r"^\s*\([\w:.-]+\)=\s*$", line) or re.match(r"^%( |$)", line):
             k += 1  # a target or a MyST comment
-        else:
-            line = re.sub(r"(\$\$)\s*\([\w:.-]+\)\s*$", r"\1", line)  # $$ (label)
-            out.append(convert_inline(line, book))
+        elif not line.strip():
+            out.append(line)
             k += 1
+        else:
+            paragraph.append(re.sub(r"(\$\$)\s*\([\w:.-]+\)\s*$", r"\1", line))  # $$ (label)
+            k += 1
+    flush()
     text = "\n".join(out)
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
 
@@ -382,12 +395,8 @@ RAW_MYST = re.compile(r"^\s*(`{3,}|:{3,})\{|^\s*\([\w:.-]+\)=\s*$|^\s*:label:")
 
 def raw_myst(text: str) -> list[str]:
     """The lines of ``text`` that still show MyST markup (a role, not a code span showing one)."""
-    found = []
-    for line in text.split("\n"):
-        roles = [m for m in _INLINE.finditer(line) if m["role"]]
-        if roles or RAW_MYST.search(line):
-            found.append(line)
-    return found
+    starts = {text.count("\n", 0, m.start()) for m in _INLINE.finditer(text) if m["role"]}
+    return [line for k, line in enumerate(text.split("\n")) if k in starts or RAW_MYST.search(line)]
 
 
 def convert_notebook(nb: nbformat.NotebookNode, book: Book) -> nbformat.NotebookNode:

@@ -25,7 +25,12 @@ checked where:
   every formula of those chapters must have become KaTeX;
 * every other math expression, rendered (KaTeX refuses what the page's MathJax may take):
   one notebook of one markdown cell holding each expression of the other chapters once, in
-  its inline or display form: each must become KaTeX, none an error.
+  its inline or display form: each must become KaTeX, none an error;
+* a chapter's numbers (chapter 04, with a kernel): opened after a build of it (its
+  execution cache, written by the test as ``jupyter-book build`` writes it), every glued
+  number shows the build's value; after Run All, the kernel's, the same; no glue name shows
+  in either. Its solutions and hidden checks are folded, and its explorer, with the file
+  browser open in a 1,280 px window, fits the notebook (as the first chapter's does).
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from chapter_runner import ROOT, notebook_pages, read_notebook
+from chapter_runner import ROOT, execute, notebook_pages, read_notebook
 from lab_constructs import (
     EXPLORER_CHAPTER,
     book_cells,
@@ -66,6 +71,9 @@ START_TIMEOUT = 300
 PAGE_TIMEOUT_MS = 240_000
 CHAPTERS = [p.relative_to(ROOT).as_posix() for p in notebook_pages()]
 EXPLORER_CELL = "explorer = confusion_matrix_explorer(m, LABELS)"
+#: The chapter whose numbers are read before and after Run All, and its explorer's cell.
+NUMBERS_CHAPTER = "chapters/04-two-macro-f1.md"
+NUMBERS_EXPLORER = "f1_explorer"
 
 #: Raw MyST a reader must never see in a rendered markdown cell.
 RAW = {
@@ -167,6 +175,55 @@ QUIET_JS = """id => new Promise(resolve => {
     ? (seen.disconnect(), resolve(true)) : setTimeout(check, 200);
   setTimeout(check, 200);
 })"""
+
+
+#: Every markdown cell of a tab: its text as the reader sees it (as CELLS_JS) and the
+#: ``user_expressions`` metadata jupyterlab-myst renders its inline expressions from.
+EXPRESSIONS_JS = """id => [...window.jupyterapp.shell.widgets('main')].find(w => w.id === id)
+  .content.widgets.filter(cell => cell.model.type === 'markdown').map(cell => {
+    const clone = cell.node.querySelector('.jp-Cell-inputArea').cloneNode(true);
+    clone.querySelectorAll('.jp-InputArea-editor, .jp-InputPrompt, .katex-mathml')
+      .forEach(e => e.remove());
+    return {text: clone.innerText, expressions: cell.model.getMetadata('user_expressions') || []};
+  })"""
+
+#: True once Run All is done: the kernel idle, every code cell run, and every inline
+#: expression the kernel's (the contents manager's stand-ins carry ``metadata.clfbook``).
+RAN_JS = """id => {
+  const panel = [...window.jupyterapp.shell.widgets('main')].find(w => w.id === id);
+  const cells = panel.content.widgets;
+  return panel.sessionContext.session?.kernel?.status === 'idle'
+    && cells.every(c => c.model.type !== 'code' || c.model.executionCount !== null)
+    && cells.every(c => c.model.type !== 'markdown'
+      || (c.model.getMetadata('user_expressions') || []).every(e => !e.result.metadata?.clfbook));
+}"""
+
+#: Tags -> (input hidden, outputs hidden) of every code cell of a tab that has tags.
+FOLDED_JS = """id => [...window.jupyterapp.shell.widgets('main')].find(w => w.id === id)
+  .content.widgets.filter(c => c.model.type === 'code' && c.model.getMetadata('tags'))
+  .map(c => ({tags: c.model.getMetadata('tags'), input: c.inputHidden, output: c.outputHidden}))"""
+
+#: What of the explorer in a cell's output (the first cell holding ``text`` with widget
+#: inputs) reaches past the notebook's right edge or the box it sits in, with the file
+#: browser open: each a class name and its right edge; null without such a cell.
+OVERFLOW_JS = """([id, text]) => {
+  window.jupyterapp.shell.activateById('filebrowser');
+  const panel = [...window.jupyterapp.shell.widgets('main')].find(w => w.id === id);
+  const cell = panel.content.widgets.find(
+    c => c.model.type === 'code' && c.model.sharedModel.getSource().includes(text)
+      && c.node.querySelector('.jp-OutputArea .jupyter-widgets input'));
+  if (!cell) return null;
+  const area = cell.node.querySelector('.jp-OutputArea');
+  const edge = panel.content.node.getBoundingClientRect().right;
+  // the notebook's edge, and the box each sits in (a grid's column clips what overflows it)
+  const limit = e => Math.min(edge,
+    e.parentElement.closest('.widget-box')?.getBoundingClientRect().right ?? edge);
+  return [...area.querySelectorAll('.jupyter-widgets, input, img')]
+    .filter(e => e.getBoundingClientRect().width > 0)
+    .filter(e => e.getBoundingClientRect().right > limit(e) + 1)
+    .map(e => `${e.className || e.tagName}: ${Math.round(e.getBoundingClientRect().right)}`
+      + ` > ${Math.round(limit(e))}`);
+}"""
 
 
 def _free_port() -> int:
@@ -304,6 +361,16 @@ def test_explorer_comes_alive_in_the_kernel(app, lab):
         cell = panel.locator(".jp-CodeCell", has_text=EXPLORER_CELL)
         cell.locator(".jp-OutputArea .jupyter-widgets").first.wait_for(state="visible")
         assert cell.locator(".jp-OutputArea input").count() > 0, "the explorer has no inputs"
+        _assert_fits(app, tab, EXPLORER_CELL)
+
+
+def _assert_fits(app, tab: str, text: str) -> None:
+    """The explorer in the cell holding ``text`` fits the notebook beside the file browser."""
+    app.wait_for_timeout(500)  # the file browser opens and the notebook narrows
+    overflow = app.evaluate(OVERFLOW_JS, [tab, text])
+    assert overflow is not None, f"no explorer with inputs in a cell holding {text!r}"
+    assert app.viewport_size["width"] == 1280
+    assert not overflow, "the explorer reaches past the notebook:\n" + "\n".join(overflow[:10])
 
 
 def _rendered(app, lab, path: str, markdown_cells: int) -> tuple[list[str], list[dict]]:
@@ -372,6 +439,81 @@ def test_every_formula_and_code_block_renders(app, lab):
     assert shown[0]["katex"] == len(expressions), "an expression did not become KaTeX"
     shown_code = sorted(text.strip() for text in shown[0]["code"])
     assert shown_code == sorted(text.strip() for _, text in blocks), "a code block is not one"
+
+
+def _glue_names(path: str) -> set[str]:
+    return set(re.findall(r"\{glue(?::\w+)?\}`([^`:]+)", (ROOT / path).read_text()))
+
+
+def _numbers(cells: list[dict]) -> dict[str, str]:
+    """Inline expression -> the text the reader sees for it (its results' text)."""
+    return {
+        e["expression"]: e["result"]["data"]["text/plain"].strip("'\"")
+        for cell in cells
+        for e in cell["expressions"]
+    }
+
+
+def _glue_names_shown(cells: list[dict], names: set[str]) -> list[str]:
+    return sorted(n for n in names for cell in cells if n in cell["text"])
+
+
+def test_a_chapter_shows_its_numbers_before_and_after_run_all(app, lab):
+    """Chapter 04 after a build of it: the build's numbers, then Run All: the kernel's.
+
+    The build is the chapter executed here into ``_build/.jupyter_cache`` of the server's
+    copy, as ``jupyter-book build`` leaves it (the contents manager matches it on the code).
+    """
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    chapter = lab["repo"] / NUMBERS_CHAPTER
+    cache = get_cache(str(lab["repo"] / "_build" / ".jupyter_cache"))
+    executed = execute(chapter)
+    for cell in executed.cells:  # the build records no timing (the cache hashes metadata)
+        cell.metadata.pop("execution", None)
+    # check_validity off, as the build: the explorer's skip-execution cell has no count
+    bundle = CacheBundleIn(executed, str(chapter))
+    cache.cache_notebook_bundle(bundle, check_validity=False)
+    names = _glue_names(NUMBERS_CHAPTER)
+    assert len(names) >= 10
+    with _chapter(app, lab, NUMBERS_CHAPTER) as tab:
+        expected = len(book_cells()[NUMBERS_CHAPTER])
+        app.wait_for_function(RENDERED_JS, arg=[tab, expected], polling=250)
+        app.evaluate(QUIET_JS, tab)
+        before = app.evaluate(EXPRESSIONS_JS, tab)
+        built = _numbers(before)
+        assert len(built) >= len(names), "a glue role did not become an inline expression"
+        kinds = {e["result"]["metadata"].get("clfbook") for c in before for e in c["expressions"]}
+        assert kinds == {"build"}, f"not every number is the build's: {kinds}"
+        assert not _glue_names_shown(before, names), _glue_names_shown(before, names)
+        for number in {built[e] for e in built}:
+            assert any(number in c["text"] for c in before), f"{number} is not shown"
+
+        folded = app.evaluate(FOLDED_JS, tab)
+        for cell in folded:
+            if {"solution", "remove-cell"} & set(cell["tags"]):
+                assert cell["input"] and cell["output"], f"{cell['tags']} is not folded"
+            if "hide-input" in cell["tags"]:
+                assert cell["input"] and not cell["output"], f"{cell['tags']} is not folded"
+        assert any("solution" in c["tags"] for c in folded)
+
+        app.wait_for_function(IDLE_JS, arg=tab, polling=500)
+        started = time.monotonic()
+        app.evaluate(
+            """id => { window.jupyterapp.shell.activateById(id);
+              return window.jupyterapp.commands.execute('notebook:run-all-cells'); }""",
+            tab,
+        )
+        app.wait_for_function(RAN_JS, arg=tab, polling=500)
+        app.evaluate(QUIET_JS, tab)
+        ran = time.monotonic() - started
+        after = app.evaluate(EXPRESSIONS_JS, tab)
+        assert not _glue_names_shown(after, names), _glue_names_shown(after, names)
+        assert _numbers(after) == built, (
+            f"the kernel's numbers differ from the build's ({ran:.0f} s)"
+        )
+        _assert_fits(app, tab, NUMBERS_EXPLORER)
 
 
 def test_every_chapter_opens_as_a_notebook(lab):

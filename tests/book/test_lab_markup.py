@@ -62,8 +62,22 @@ def test_roles_become_text_links_and_code(book):
     assert "[Definition (" in shown and "](01-confusion-matrix.md)" in shown
     assert "*the chapter*" in shown  # a label of the open chapter: no link to itself
     assert "](references.md)" in shown
-    assert "`clfmetrics.macro_f1`" in shown and "`ch04-lop-big`" in shown
+    assert "`clfmetrics.macro_f1`" in shown
+    assert '{eval}`glue.text("ch04-lop-big", ".3f")`' in shown  # for the kernel's glue
     assert "Opitz and Burst (2019)" in shown
+
+
+def test_a_role_over_a_line_break_is_rewritten_like_any_other(book):
+    text = (
+        "what {py:func}`clfmetrics.compare\n<clfmetrics.reporting.compare>` gives, as\n"
+        "{ref}`the\nchapter <ch-two-macro-f1>` says"
+    )
+    shown = lab_markdown(text, book, "04-two-macro-f1")
+    assert shown == "what `clfmetrics.compare` gives, as\n*the\nchapter* says"
+
+
+def test_the_end_of_a_solution_draws_nothing():
+    assert lab_markdown("````{solution-end}\n````", Book(), "x") == "% the end of the solution"
 
 
 def test_a_selfcheck_becomes_a_box_with_its_answer_folded():

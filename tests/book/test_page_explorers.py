@@ -427,6 +427,31 @@ def test_threshold_explorer(visits, objects):
     assert not v.errors
 
 
+def test_long_readout_tables_fold_and_stay_open_when_redrawn(visits):
+    """The threshold explorer's table of 14 metrics shows its first rows and folds the rest
+    behind a button (aria-expanded); opened, it stays open when the slider redraws the
+    readout, and its hidden rows still carry the library's numbers (the test above read
+    them)."""
+    page = visits["threshold"].page
+    button = page.locator("button.clf-more")
+    assert button.count() == 1
+    rows = "() => [...document.querySelector('button.clf-more').previousElementSibling.rows]"
+    visible = f"{rows}.filter(r => r.checkVisibility()).length"
+    total = page.evaluate(f"{rows}.length")
+    shown = page.evaluate(visible)
+    assert 1 < shown < total - 4, (shown, total)
+    assert button.get_attribute("aria-expanded") == "false"
+    button.click()
+    assert page.evaluate(visible) == total
+    slider = page.get_by_label("threshold t", exact=True)
+    slider.focus()
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("button.clf-more").get_attribute("aria-expanded") == "true"
+    assert page.evaluate(visible) == total
+    page.locator("button.clf-more").click()
+    assert page.evaluate(visible) == shown
+
+
 # --- the pages as a whole ------------------------------------------------------------------
 
 

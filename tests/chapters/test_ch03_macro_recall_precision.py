@@ -49,3 +49,35 @@ def test_the_bettor_wins_and_the_fair_bookmaker_loses_when_macro_recall_beats_ch
     assert "The bookmaker profits exactly when" not in text
     assert "fair bookmaker's win" not in text and "a fair bookmaker's net win" not in text
     assert "The bettor profits, and the fair bookmaker loses, exactly when" in text
+
+
+def test_d5_a_random_guesser_breaks_even_only_in_expectation():
+    """03 ~173, ~455: averaged over every prediction vector of a guesser, the net win is 0,
+    yet some outcomes win and some lose."""
+    import itertools
+
+    y_true = ["a", "a", "a", "b", "c"]
+    z = {"a": 0.5, "b": 0.3, "c": 0.2}
+    expected, outcomes = 0.0, []
+    for y_pred in itertools.product("abc", repeat=len(y_true)):
+        weight = np.prod([z[label] for label in y_pred])
+        win = bookmaker_net_win(y_true, list(y_pred))
+        expected += weight * win
+        outcomes.append(win)
+    assert abs(expected) < 1e-12
+    assert max(outcomes) > 0 > min(outcomes)
+    text = chapter("03-macro-recall-precision")
+    assert "cannot beat fair odds *in expectation*" in text
+    assert "cannot buy a better macro score in expectation" in text
+
+
+def test_the_bookmaker_view_is_credited_to_powers_as_the_source_does():
+    """03 ~131: for bookmaker-inspired metrics the source (footnote 6) points to Powers."""
+    from chapter_text import ROOT
+    from pybtex.database import parse_file
+
+    entries = parse_file(ROOT / "references.bib").entries
+    assert entries["powers2003bookmaker"].fields["year"] == "2003"
+    assert entries["powers2011evaluation"].fields["year"] == "2011"
+    text = chapter("03-macro-recall-precision")
+    assert "{cite:t}`powers2003bookmaker,powers2011evaluation`" in text

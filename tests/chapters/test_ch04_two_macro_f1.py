@@ -21,3 +21,18 @@ def test_equality_needs_one_ratio_only_among_the_classes_that_are_sometimes_corr
     assert text.count("classes that are sometimes correct share one ratio") == 2
     assert "the classes that are sometimes correct share one ratio of prevalence" in text
     assert "with equality exactly when the classes that are sometimes correct share" in text
+
+
+def test_part_3_leads_with_the_direct_proof_and_keeps_the_sources_route_as_a_remark():
+    """Teaching (review turn5): the supremum section opens with the complete direct proof;
+    the source's three moves, one of them not re-derived, follow as a remark."""
+    text = chapter("04-two-macro-f1")
+    part3 = text.index("### Part 3: the largest gap")
+    direct = text.index("We prove the bound directly", part3)
+    steps = [text.index(f"**Step {k}:", part3) for k in (1, 2, 3)]
+    remark = text.index("### Remark: the source's route")
+    sequence = text.index("### A sequence that approaches the supremum")
+    assert part3 < direct < steps[0] < steps[1] < steps[2] < remark < sequence
+    assert text.index("**We do not re-derive this step**") > remark
+    assert "### The bound, and why no matrix reaches it" not in text
+    assert "the next section proves the bound by another route" not in text

@@ -39,3 +39,14 @@ def test_error_spread_keeps_every_recall_and_moves_only_the_precisions():
     text = chapter("05-macro-f1-in-practice")
     assert "(high recall, low precision)" not in text
     assert "Every class keeps its recall $x$" in text
+
+
+def test_d12_a_uniform_guessers_f1_of_averages_is_one_over_n_not_one_half():
+    """05 ~113: one half holds for two classes; with n classes it is 1/n."""
+    for shares in ([0.95, 0.05], [0.90, 0.07, 0.03], [0.4, 0.3, 0.2, 0.1]):
+        n = len(shares)
+        expected = np.outer(np.full(n, 1 / n), shares)  # m[i, j] = z_i * p_j
+        assert np.isclose(cm.f1_of_averages(expected), 1 / n)
+    text = chapter("05-macro-f1-in-practice")
+    assert "for two classes, $\\mathbb{F}_1$ is about one half for *every* class" in text
+    assert "ch05-expected-3-f1avg" in text

@@ -7,6 +7,7 @@ own output. Convention: ``m[i, j]`` = predicted ``i``, true ``j``.
 
 from __future__ import annotations
 
+import ast
 import itertools
 import re
 from fractions import Fraction as F
@@ -141,7 +142,7 @@ def test_equality_iff_bias_equals_prevalence():
 
 
 def test_equality_with_zero_numerator_needs_no_b_equal_p():
-    """The 'or both are 0' of the chapter: b != p, numerator 0, so kappa = MCC = 0."""
+    """The chapter's 'or the shared numerator is 0': b != p, numerator 0, so kappa = MCC = 0."""
     m = [[10, 43, 0], [1, 1, 0], [0, 0, 1]]  # Table 7: chance level, b != p
     num, _, _ = _exact_parts(m)
     assert num == 0
@@ -339,3 +340,38 @@ def test_a_guessers_zero_expectation_counts_undefined_scores_as_zero():
     assert "That exact 0 counts an undefined score as 0" in text
     for key in ("ch07-exact-nan-kappa", "ch07-exact-nan-mcc"):
         assert f"{{glue:text}}`{key}`" in text
+
+
+def test_d6_the_equality_case_names_the_shared_numerator():
+    """07 ~27: 'or both are 0' read as bias and prevalence; the numerator is meant."""
+    text = chapter("07-kappa-mcc")
+    assert "bias equals prevalence or both are 0" not in text
+    assert "bias equals prevalence or the shared numerator is 0" in text
+
+
+def _factor(p, b):
+    """|MCC| / |kappa| from the prevalence and bias vectors alone, as exact fractions."""
+    pb = sum(x * y for x, y in zip(p, b, strict=True))
+    bb, pp = sum(x * x for x in b), sum(x * x for x in p)
+    return (1 - pb) / ((1 - bb) * (1 - pp)) ** 0.5
+
+
+def test_d3_the_factor_does_not_grow_with_the_distance_between_bias_and_prevalence():
+    """07 ~210: at p = (0.8, 0.1, 0.1) the nearer bias (0.9, 0.05, 0.05) gets 1.077, the
+    farther (0.68, 0.16, 0.16) only 1.043; the chapter's two matrices have these margins."""
+    p = [F(8, 10), F(1, 10), F(1, 10)]
+    near, far = [F(90, 100), F(5, 100), F(5, 100)], [F(68, 100), F(16, 100), F(16, 100)]
+    dist = [sum((x - y) ** 2 for x, y in zip(b, p, strict=True)) for b in (near, far)]
+    assert dist[0] < dist[1]
+    assert round(_factor(p, near), 3) == 1.077 and round(_factor(p, far), 3) == 1.043
+    text = chapter("07-kappa-mcc")
+    for name, margins in [("concentrated", near), ("spread", far)]:
+        found = re.search(rf"{name} = np\.array\((\[\[.*?\]\])\)", text)
+        m = np.array(ast.literal_eval(found.group(1)))
+        assert m.sum() == 100
+        assert [F(int(v), 100) for v in cm.prevalence(m)] == p
+        assert [F(int(v), 100) for v in cm.bias(m)] == margins
+        assert cm.mcc(m) / cm.kappa(m) == pytest.approx(_factor(p, margins), rel=1e-12)
+        assert f"ch07-{name}-factor" in text and f"ch07-{name}-distance" in text
+    assert "grows as they drift apart" not in text
+    assert "{prf:ref}`lem-ch11-mcc-kappa`" in text

@@ -27,3 +27,14 @@ def test_item10_the_pair_with_the_same_recalls_has_different_calibrated_precisio
     assert "as `balanced` and `never_negative` do, and get different" not in " ".join(
         source.split()
     )
+
+
+def test_d2_the_opening_says_weighted_f1_becomes_the_calibrated_matrixs_macro_f1():
+    """11 ~19: weightF1(m~) = macF1(m~), and in general not macF1(m)."""
+    m = np.array([[30, 6, 4], [10, 18, 4], [10, 6, 12]])
+    m_cal = cm.prevalence_calibrate(m)
+    assert np.isclose(cm.weighted_f1(m_cal), cm.macro_f1(m_cal))
+    assert not np.isclose(cm.weighted_f1(m_cal), cm.macro_f1(m))
+    text = " ".join((ROOT / "chapters" / "11-prevalence-calibration.md").read_text().split())
+    assert "weighted F1 becomes macro F1" not in text
+    assert "weighted F1 becomes the macro F1 of the calibrated matrix" in text

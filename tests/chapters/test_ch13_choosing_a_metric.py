@@ -14,3 +14,14 @@ def test_item17_the_macro_f1_gap_is_a_supremum_and_the_survey_asks_for_sensible_
     assert "can differ by up to {glue:text}`ch13-delta-sup" not in text
     assert "can differ by almost {glue:text}`ch13-delta-sup" in text
     assert "fewer still give a *sensible* argument" in text
+
+
+def test_d9_the_flooded_class_is_named_by_its_label():
+    """13 ~200: the labels are a and b, and a is the class predicted 10100 times."""
+    import clfmetrics as cm
+
+    m = np.array([[100, 10000], [0, 100]])
+    assert cm.bias(m)[0] == 10100 and cm.correct(m)[0] == 100
+    text = chapter("13-choosing-a-metric")
+    assert "floods class 0" not in text
+    assert "where the classifier floods class a:" in text

@@ -36,3 +36,27 @@ def test_the_bayes_threshold_c10_over_c10_plus_c01_needs_free_correct_decisions(
     assert priced == pytest.approx(0.5 / (0.5 + 3.0)) and priced != pytest.approx(1 / 6)
     text = chapter("14-scores-and-thresholds")
     assert "when correct decisions cost nothing, the least-cost threshold is the" in text
+
+
+def test_the_two_estimands_of_a_tuned_threshold_are_named():
+    """ch14 ~391 (review D14-1): the test-only interval is for the deployed threshold, the
+    rule's interval for the recipe (Bates, Hastie & Tibshirani 2023); a reader who deploys
+    the chosen threshold is told to report the first."""
+    text = chapter("14-scores-and-thresholds")
+    assert "{cite}`bates2023cross`" in text
+    assert "**the deployed classifier**" in text and "**the recipe**" in text
+    assert "reports the fixed-threshold interval of the test part" in text
+    assert "The first is the one to report for a threshold that was chosen" not in text
+    bib = (ROOT / "references.bib").read_text()
+    assert "@article{bates2023cross," in bib
+
+
+def test_the_band_claims_are_checked_on_the_chapters_tied_scores():
+    """ch14 ~541 (review D14-2, W14-3): the band's coverage with this chapter's tied scores
+    is simulated and glued; a band value is not read as 'could as well be anything'."""
+    source = (ROOT / "chapters" / "14-scores-and-thresholds.md").read_text()
+    assert "band_coverage(intercept, slope, len(test)" in source
+    text = chapter("14-scores-and-thresholds")
+    assert "{glue:text}`ch14-band-cover:.3f`" in text
+    assert "could as well be anything" not in text
+    assert "as part of a statement about the whole curve" in text

@@ -409,3 +409,35 @@ def test_chapter_15_draws_the_corp_curve_with_its_consistency_band():
     assert "pointwise 95 % consistency band" in caption
     assert "The band assumes independent images and holds the stated confidences fixed" in caption
     assert "{glue:text}`ch15-corp-raw-out`" in text
+
+
+def test_the_l1_correction_keeps_two_minus_root_two_of_the_bias():
+    """ch15 ~565 (review D15-1): for a calibrated bin with normal noise, d ~ N(0, s^2),
+    E[2|d| - E|G|], G ~ N(d, s^2), is (2 - sqrt 2) E|d| whatever s; the chapter says so
+    and offers the debiased squared error, which the library computes as norm=2."""
+    from scipy import integrate, stats
+
+    def kept_share(s):
+        def corrected(d):
+            return (2 * abs(d) - stats.foldnorm.mean(abs(d) / s, scale=s)) * stats.norm.pdf(d, 0, s)
+
+        kept = integrate.quad(corrected, -10 * s, 10 * s, points=[0])[0]
+        return kept / (s * np.sqrt(2 / np.pi))
+
+    for s in (0.02, 0.1):
+        assert kept_share(s) == pytest.approx(2 - np.sqrt(2), abs=1e-6)
+    text = chapter("15-probabilities")
+    assert "about 59 % of the plug-in's bias stays" in text
+    assert "since the normal approximation of each bin's noise is rough" not in text
+    assert "norm=2, debiased=True" in text
+    assert "the debiased squared calibration error is unbiased" in text
+
+
+def test_holm_and_reliabilitydiag_are_stated_as_they_are():
+    """ch15 ~808, ~939 (review W15-3, W15-4): Holm bounds the chance at most; the package's
+    default band is 90 % and resamples the forecasts, so the chapter's band is an analogue."""
+    text = chapter("15-probabilities")
+    assert "keeps the chance of any false alarm at most 5 %" in text
+    assert "the chance of any false alarm at 5 %" not in text
+    assert "the package draws a 90 % band by default and resamples the forecasts" in text
+    assert "It is the default of the authors' own software" not in text

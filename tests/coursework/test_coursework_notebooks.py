@@ -111,6 +111,19 @@ def test_directives_become_headed_blocks(book):
             "[fig-a: run the cells to see it]\n\n*A caption.*",
         ),
         ("```{glue} mini-md\n```", "**yes**"),
+        # a role whose text runs over a line break of its paragraph (chapter 17 has one)
+        (
+            "Exactly what {py:func}`clfmetrics.compare\n<clfmetrics.reporting.compare>` gives.",
+            "Exactly what `clfmetrics.compare` gives.",
+        ),
+        (
+            "F1 is {glue:text}`mini-f1:.3f`, as\n{ref}`the\nmini <ch-mini>` says.",
+            "F1 is 0.123, as\nthe\nmini says.",
+        ),
+        (
+            "A code span `{ref}\nx` and {ref}`the\nmini <ch-mini>`.",
+            "A code span `{ref}\nx` and the\nmini.",
+        ),
     ],
 )
 def test_roles_and_blocks(book, myst, plain):
@@ -126,6 +139,8 @@ def test_raw_myst_finds_what_a_student_would_see():
     assert raw_myst("(ch-x)=\nSee {ref}`ch-x`.") == ["(ch-x)=", "See {ref}`ch-x`."]
     assert raw_myst(":::{note}\nHi\n:::") == [":::{note}"]
     assert raw_myst("The `{exercise}` directive, $x$ and [a link](b.md).") == []
+    assert raw_myst("What {py:func}`f\n<g>` gives.") == ["What {py:func}`f"]
+    assert raw_myst("A `code\nspan {ref}`x`` ends.") == []
 
 
 def _executed(code: str, value: str) -> nbformat.NotebookNode:

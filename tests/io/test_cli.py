@@ -292,7 +292,7 @@ def test_scores_end_to_end_with_pos_label(tmp_path, capsys):
         (["--scores", "p_bin", "--proba", "p_cat"], "not allowed with argument"),
         (["--pos-label", "cat"], "--pos-label names the class that --scores scores"),
         (["--scores", "p_bin", "--pos-label", "cow"], "with --proba instead"),
-        (["--pred", "p_cat", "--scores", "p_bin"], "go with one --pred"),
+        (["--pred", "p_cat", "--scores", "p_bin"], "give --scores once per --pred"),
     ],
 )
 def test_bad_score_options(tmp_path, capsys, argv, message):

@@ -102,6 +102,64 @@ def test_debiased_ece_without_noise_is_the_plug_in():
         cm.expected_calibration_error(y, p, debiased="yes")
 
 
+def _squared_errors(rng, sets, n_items, forecasts, truth):
+    plug, debiased, ece_plug, ece_debiased = [], [], [], []
+    for _ in range(sets):
+        p = forecasts(rng, n_items)
+        y = rng.random(n_items) < truth(p)
+        plug.append(cm.expected_calibration_error(y, p, norm=2))
+        debiased.append(cm.expected_calibration_error(y, p, norm=2, debiased=True))
+        ece_plug.append(cm.expected_calibration_error(y, p))
+        ece_debiased.append(cm.expected_calibration_error(y, p, debiased=True))
+    return tuple(np.array(v) for v in (plug, debiased, ece_plug, ece_debiased))
+
+
+CENTRES = np.arange(10) / 10 + 0.05  # one stated probability per uniform bin
+
+
+@pytest.mark.parametrize("power", [1.0, 0.7])
+def test_debiased_squared_error_is_unbiased_with_one_probability_per_bin(power):
+    """Forecasts at the 10 bins' centres, outcome probability centre ** power: the true
+    binned squared error is the mean of (centre ** power - centre) ** 2 (0 when
+    calibrated), and the debiased estimate's mean equals it within four Monte Carlo
+    standard errors, where the plug-in is far above it."""
+    rng = np.random.default_rng(41)
+    truth = float(np.mean((CENTRES**power - CENTRES) ** 2))
+    plug, debiased, _, _ = _squared_errors(
+        rng, 1500, 155, lambda r, n: r.choice(CENTRES, n), lambda p: p**power
+    )
+    se = debiased.std() / np.sqrt(debiased.size)
+    assert abs(debiased.mean() - truth) < 4 * se, (debiased.mean(), truth, se)
+    assert plug.mean() - truth > 20 * se
+
+
+def test_debiased_squared_error_is_unbiased_under_calibration_and_the_ece_is_not():
+    """Calibrated forecasts p ~ Beta(2, 2) at 155 items: the debiased
+    squared error averages 0 (1,500 test sets; within four standard errors, plus its over-correction
+    by the probabilities' spread within a bin), while the debiased ECE keeps a share near
+    2 - sqrt(2) of the plug-in's bias, whatever the bin sizes."""
+    rng = np.random.default_rng(42)
+    plug, debiased, ece_plug, ece_debiased = _squared_errors(
+        rng, 1500, 155, lambda r, n: r.beta(2, 2, n), lambda p: p
+    )
+    se = debiased.std() / np.sqrt(debiased.size)
+    assert abs(debiased.mean()) < 4 * se + 1e-4, (debiased.mean(), se)
+    assert plug.mean() > 20 * se
+    share = ece_debiased.mean() / ece_plug.mean()
+    assert abs(share - (2 - np.sqrt(2))) < 0.05, share
+
+
+def test_norm_is_one_or_two():
+    y, p = [0, 1, 1, 0], [0.2, 0.7, 0.9, 0.4]
+    gaps = cm.reliability_curve(y, p, bins=2)
+    assert cm.expected_calibration_error(y, p, bins=2, norm=2) == pytest.approx(
+        float(np.sum(gaps[2] / 4 * (gaps[0] - gaps[1]) ** 2))
+    )
+    for bad in (3, True, "l2"):
+        with pytest.raises(ValueError, match="norm"):
+            cm.expected_calibration_error(y, p, norm=bad)
+
+
 @pytest.mark.parametrize("ties", [False, True])
 def test_corp_decomposition_equals_model_diagnostics(ties):
     from model_diagnostics.scoring import SquaredError, decompose

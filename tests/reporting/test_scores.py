@@ -60,6 +60,48 @@ def test_binary_scores_add_ranking_and_probability_scores(binary_report):
     assert counts.sum() == len(y)
 
 
+def test_the_report_prints_the_debiased_errors_and_the_calibration_test(binary_report):
+    """Beside the plug-in ECE: the debiased ECE, the debiased squared error and the
+    calibration test's p-value, each the library function's number."""
+    y, p, r = binary_report
+    proper = r.scores.proper
+    assert proper["expected_calibration_error_debiased"] == pytest.approx(
+        cm.expected_calibration_error(y, p, debiased=True)
+    )
+    assert proper["squared_calibration_error_debiased"] == pytest.approx(
+        cm.expected_calibration_error(y, p, debiased=True, norm=2)
+    )
+    pvalue = proper["calibration_test_pvalue"]
+    # The report's own 999 draws; the same statistic as calibration_test's, so its
+    # p-value lies within the Monte Carlo error of one drawn with another seed.
+    direct = cm.calibration_test(y, p, size=999, rng=1)
+    assert abs(pvalue - direct.pvalue) < 4 * np.sqrt(0.25 / 999) and 0 < pvalue <= 1
+    text = str(r)
+    assert "calibration test (p-value)" in text and "squared calibration error, debiased" in text
+    assert f"calibration test p = {pvalue:.3f}" in r.reporting_block()
+
+
+@pytest.mark.parametrize("matrix", [False, True])
+def test_the_blocked_calibration_test_is_calibration_test(matrix, monkeypatch):
+    from clfmetrics.probabilities import _reliability as rel
+    from clfmetrics.probabilities._consistency import calibration_test_in_blocks
+
+    y, p, _ = _three() if matrix else _binary()
+    p = p.round(2)
+    if matrix:
+        p = p / p.sum(axis=1, keepdims=True)
+    whole = cm.calibration_test(y, p, size=300, rng=4)
+    monkeypatch.setattr(rel, "_BLOCK_ITEMS", 64 * (3 if matrix else 1))  # several blocks
+    from clfmetrics.probabilities import _consistency
+
+    monkeypatch.setattr(_consistency, "_BLOCK_ITEMS", 64 * (3 if matrix else 1))
+    pos, cols = (None, y) if matrix else (y == 1, None)
+    blocked = calibration_test_in_blocks(p, pos, cols, 10, 300, 4, 10**6)
+    assert blocked.statistic == pytest.approx(whole.statistic, abs=1e-12)
+    assert blocked.pvalue == whole.pvalue
+    assert calibration_test_in_blocks(p, pos, cols, 10, 300, 4, 5) is None
+
+
 def test_binary_scores_render_three_ways(binary_report):
     y, _, r = binary_report
     text = str(r)
@@ -156,7 +198,8 @@ def test_binary_scores_need_two_classes():
 
 def test_zero_width_ranking_intervals_warn_and_the_paragraph_names_the_auc():
     y = [0] * 50 + [1] * 30
-    r = cm.report(y, y, scores=np.array(y) * 0.8 + 0.1, size=300, rng=0)
+    scores = np.array(y) * 0.8 + 0.1
+    r = cm.report(y, y, scores=scores, size=300, rng=0, auc_method="percentile")
     auc = r.scores.ranking[1][0]
     assert auc.estimate == auc.low == auc.high == 1.0
     flagged = [w for w in r.warnings if "interval of class 1 has zero width" in w]
@@ -166,6 +209,10 @@ def test_zero_width_ranking_intervals_warn_and_the_paragraph_names_the_auc():
     assert "ROC AUC of the scores of class 1: 1.000 (every resample gave this value" in block
     assert "[1.000, 1.000]" not in block
     assert f"Brier score {r.scores.proper['brier_score']:.3f}" in block
+    # by default a perfect ranking, beyond the simulated table, gets Newcombe's interval,
+    # which keeps a lower end below 1
+    auto = cm.report(y, y, scores=scores, size=300, rng=0).scores.ranking[1][0]
+    assert auto.method == "newcombe" and auto.estimate == auto.high == 1.0 > auto.low
 
 
 def test_report_without_scores_has_no_score_part():
@@ -175,10 +222,10 @@ def test_report_without_scores_has_no_score_part():
 
 def test_ranking_intervals_use_at_most_2000_resamples_and_say_so():
     y, p, pred = _binary(5, 200)
-    r = cm.report(y, pred, scores=p, size=5000, rng=0)
+    r = cm.report(y, pred, scores=p, size=5000, rng=0, auc_method="percentile")
     assert r.scores.size == 2000 and r.to_dict()["scores"]["ranking_resamples"] == 2000
     assert (
-        "95% intervals: ROC AUC percentile, AP percentile bootstrap, 2000 resamples, the classes "
+        "95% intervals: ROC AUC percentile, AP BCa bootstrap, 2000 resamples, the classes "
         "resampled apart" in str(r)
     )
     direct = cm.auc_interval(y, p, size=2000, rng=1)

@@ -273,6 +273,16 @@ def ece_interval(
 ) -> Interval:
     r"""Percentile item-bootstrap interval of the binary ECE with ``bins`` equal-width bins.
 
+    **Not a valid confidence interval of the calibration error**: the chapter
+    "Are the probabilities right?" computes it only to show why. The plug-in ECE
+    is biased upward by each bin's noise, and every resample adds that noise once
+    more, so the interval sits too high by about the bias; for a calibrated
+    forecaster, whose true ECE is 0, no resample reaches 0 and the interval never
+    contains the truth. Use :func:`clfmetrics.probabilities.calibration_test` for
+    the question the interval seems to answer, and
+    :func:`clfmetrics.probabilities.expected_calibration_error` with ``norm=2,
+    debiased=True`` for an unbiased summary.
+
     :math:`ECE = \sum_b \frac{N_b}{N} |\bar y_b - \bar p_b| = \frac{1}{N}\sum_b
     |\sum_{i \in b} (y_i - p_i)|`. Equal-width bin edges do not depend on the data,
     so each resample keeps every item's bin and only reweights the items: all

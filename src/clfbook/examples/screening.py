@@ -25,12 +25,15 @@ __all__ = [
     "INTERCEPT",
     "SLOPE",
     "THRESHOLDS",
+    "band_coverage",
     "fit_logistic_1d",
+    "grid_population",
     "grid_stack",
     "screening_data",
     "screening_scores",
     "split_indices",
     "split_sweeps",
+    "threshold_coverage",
     "validation_choice",
 ]
 
@@ -227,3 +230,111 @@ def validation_choice(metric, val_stacks, test_stacks) -> tuple[np.ndarray, np.n
     k = np.nanargmax(np.where(np.isnan(on_val), -np.inf, on_val), axis=1)
     honest = np.take_along_axis(on_test, k[:, None], axis=1)[:, 0]
     return honest, np.nanmax(on_test, axis=1)
+
+
+def grid_population(intercept, slope, *, points: int = 200_001) -> np.ndarray:
+    """The population's confusion matrices, as proportions, of one fitted model on the grid.
+
+    Items come from the population (``x ~ N(0, 1)``, positive with probability
+    ``sigmoid(INTERCEPT + SLOPE * x)``); the model scores ``screening_scores(intercept,
+    slope, x)``. The masses are integrals over ``x`` by the rectangle rule on ``points``
+    points of ``[-8, 8]``.
+
+    Returns
+    -------
+    ndarray of float, shape (102, 2, 2)
+        ``[k]`` = the expected ``[[TN, FN], [FP, TP]]`` shares at ``THRESHOLDS[k]``.
+    """
+    x = np.linspace(-8.0, 8.0, points)
+    weight = np.exp(-(x**2) / 2) / np.sqrt(2 * np.pi) * (x[1] - x[0])
+    positive = _sigmoid(INTERCEPT + SLOPE * x)
+    level = 100 - np.rint(screening_scores(intercept, slope, x) * 100).astype(int)
+    mass = np.stack(
+        [
+            np.bincount(level, weight * (1 - positive), 101),
+            np.bincount(level, weight * positive, 101),
+        ],
+        axis=1,
+    )
+    above = np.concatenate([np.zeros((1, 2)), np.cumsum(mass, axis=0)])
+    return np.stack([above[-1:] - above, above], axis=1)
+
+
+def threshold_coverage(
+    intercept, slope, n_val: int, n_test: int, *, repetitions: int, size: int, rng=None
+) -> dict:
+    """How often the two intervals of a tuned threshold's macro F1 contain their targets.
+
+    Each repetition draws a fresh validation part and test part from the population,
+    scored by the one fitted model, and computes the test-only interval of the macro F1
+    at the threshold chosen on validation (:func:`clfmetrics.inference.interval`) and
+    the interval of the whole rule (:func:`clfmetrics.inference.tuned_threshold_interval`),
+    each from ``size`` resamples. The targets are the population macro F1 of the chosen
+    threshold, ``theta(t_hat)`` (what the deployed classifier does), and its mean over
+    validation parts, ``E theta(t_hat)`` (what the recipe does on average), from
+    :func:`grid_population` and 4,000 further validation parts.
+
+    Returns
+    -------
+    dict
+        ``"test_only"`` and ``"rule"``, each a dict with the share of repetitions whose
+        interval contains ``"deployed"`` (``theta(t_hat)``) and ``"recipe"``
+        (``E theta(t_hat)``).
+    """
+    import clfmetrics as cm
+
+    rng = np.random.default_rng(rng)
+    theta = np.asarray(cm.macro_f1(grid_population(intercept, slope)))
+
+    def draw(n, shape=()):
+        x = rng.normal(size=(*shape, n))
+        y = (rng.random(x.shape) < _sigmoid(INTERCEPT + SLOPE * x)).astype(int)
+        return y, screening_scores(intercept, slope, x)
+
+    y_many, s_many = draw(n_val, (4_000,))
+    recipe = float(theta[np.argmax(cm.macro_f1(grid_stack(y_many, s_many)), axis=1)].mean())
+    hits = {name: {"deployed": 0, "recipe": 0} for name in ("test_only", "rule")}
+    for _ in range(int(repetitions)):
+        (y_val, s_val), (y_test, s_test) = draw(n_val), draw(n_test)
+        rule = cm.tuned_threshold_interval(
+            y_val, s_val, y_test, s_test, metric="macro_f1", size=size, rng=rng
+        )
+        t_hat = rule["threshold"].estimate
+        k = 0 if np.isinf(t_hat) else 101 - round(100 * t_hat)
+        counts = grid_stack(y_test, s_test)[k]
+        ivs = {
+            "test_only": cm.interval("macro_f1", counts, size=size, rng=rng),
+            "rule": rule["score"],
+        }
+        for name, iv in ivs.items():
+            hits[name]["deployed"] += bool(iv.low <= theta[k] <= iv.high)
+            hits[name]["recipe"] += bool(iv.low <= recipe <= iv.high)
+    return {
+        name: {target: count / int(repetitions) for target, count in row.items()}
+        for name, row in hits.items()
+    }
+
+
+def band_coverage(intercept, slope, n_test: int, *, sets: int, size: int, rng=None) -> float:
+    """Share of simulated test parts whose simultaneous ROC band holds the population curve.
+
+    Each of ``sets`` test parts of ``n_test`` items is drawn from the population and
+    scored by the one fitted model (two decimals, so scores are tied); on each,
+    :func:`clfmetrics.inference.roc_band` (sup-t, 101 grid points, ``size``
+    resamples) is computed and checked against the model's population ROC curve from
+    :func:`grid_population`, read off on the same grid.
+    """
+    import clfmetrics as cm
+
+    rng = np.random.default_rng(rng)
+    pop = grid_population(intercept, slope)
+    fpr, tpr = pop[:, 1, 0] / pop[0, 0, 0], pop[:, 1, 1] / pop[0, 0, 1]
+    grid = np.linspace(0.0, 1.0, 101)
+    true = np.interp(grid, fpr, tpr)
+    hits = 0
+    for _ in range(int(sets)):
+        x = rng.normal(size=int(n_test))
+        y = (rng.random(x.size) < _sigmoid(INTERCEPT + SLOPE * x)).astype(int)
+        band = cm.roc_band(y, screening_scores(intercept, slope, x), size=size, rng=rng)
+        hits += bool(np.all((band.low <= true + 1e-12) & (true <= band.high + 1e-12)))
+    return hits / int(sets)

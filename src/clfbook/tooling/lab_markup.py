@@ -9,14 +9,18 @@ does not know this book's own directives. :func:`lab_markdown` rewrites one mark
 * ``{ref}``, ``{numref}``, ``{prf:ref}``, ``{doc}`` -> the target's title, linked to its
   chapter when it lives in another one;
 * ``{py:func}`` and friends -> the name as code;
-* ``{glue:text}`` / ``{glue:md}`` / ``{glue}`` -> the glued name as code: the number is in
-  the output of the code cell above that glues it, once the chapter runs;
+* ``{glue:text}`name:.3f``` / ``{glue:md}`` / ``{glue}`` -> ``jupyterlab-myst``'s inline
+  expression ``{eval}`glue.text("name", ".3f")``` (:mod:`~clfbook.tooling.glue`): the kernel
+  evaluates it when the markdown cell runs; until then the cell's ``user_expressions``
+  metadata (:func:`user_expressions`) holds the value of the book's last build, or says
+  that the cells must run;
 * ``{selfcheck}`` (this book's own directive, which ``jupyterlab-myst`` would drop) -> a
-  "Quick check" box with the answer in a dropdown.
+  "Quick check" box with the answer in a dropdown;
+* ``{solution-end}`` -> a MyST comment: on the page it only closes the solution's dropdown,
+  and ``jupyterlab-myst``, which reads each cell on its own, drew it as an empty box.
 
 Everything ``jupyterlab-myst`` renders itself (``(label)=``, ``:label:``, ``{prf:*}``,
-``{exercise}``, ``{solution}``, ``{solution-start}`` / ``{solution-end}``, admonitions, math)
-is left as it is.
+``{exercise}``, ``{solution}``, ``{solution-start}``, admonitions, math) is left as it is.
 """
 
 from __future__ import annotations
@@ -26,7 +30,16 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Book", "bib_entries", "cite_text", "lab_markdown", "label_titles"]
+from .glue import glue_text, pending
+
+__all__ = [
+    "Book",
+    "bib_entries",
+    "cite_text",
+    "lab_markdown",
+    "label_titles",
+    "user_expressions",
+]
 
 ROLE = re.compile(r"\{(?P<role>[a-z]+(?::[a-z]+)?)\}`(?P<body>[^`]*)`")
 EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
@@ -34,6 +47,10 @@ FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[a-z:-]+)\}(?P<arg>.*)$")
 HEADING = re.compile(r"^#{1,6}\s+(?P<title>.+?)\s*$")
 TARGET = re.compile(r"^\((?P<label>[^()\s]+)\)=\s*$")
 OPTION = re.compile(r"^:(?P<key>[a-z-]+):\s*(?P<value>.*)$")
+#: The inline expression a glue role becomes (the kernel's ``glue`` of ``clfbook.tooling.glue``).
+EVAL = re.compile(
+    r'\{eval\}`glue\.(?P<how>text|markdown)\("(?P<name>[^"`]+)"(?:, "(?P<spec>[^"`]*)")?\)`'
+)
 KINDS = {
     "prf:definition": "Definition",
     "prf:theorem": "Theorem",
@@ -156,6 +173,8 @@ class Book:
     labels: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: page (relative, without .md) -> its first heading
     pages: dict[str, str] = field(default_factory=dict)
+    #: glued name -> its display data in the book's last build of the page being read
+    glue: dict[str, dict] = field(default_factory=dict)
 
     @classmethod
     def from_folder(cls, chapters: Path) -> Book:
@@ -201,7 +220,12 @@ def _role(match: re.Match, book: Book, here: str) -> str:
     if role.startswith("py:"):
         return f"`{(text or target).lstrip('~.')}`"
     if role.startswith("glue"):
-        return f"`{target.split(':')[0]}`"
+        name, _, spec = target.rpartition(":") if ":" in target else (target, "", "")
+        if role == "glue:md":  # its optional suffix names a Markdown flavour, not a format
+            return f'{{eval}}`glue.markdown("{name}")`'
+        return (
+            f'{{eval}}`glue.text("{name}", "{spec}")`' if spec else f'{{eval}}`glue.text("{name}")`'
+        )
     return match.group(0)
 
 
@@ -235,15 +259,50 @@ def lab_markdown(source: str, book: Book, here: str) -> str:
     out, lines, i = [], source.splitlines(), 0
     while i < len(lines):
         fence = FENCE.match(lines[i])
-        if fence and fence.group("name") == "selfcheck":
+        if fence and fence.group("name") in ("selfcheck", "solution-end"):
             end = next(
                 (j for j in range(i + 1, len(lines)) if lines[j].strip() == fence.group("fence")),
                 len(lines),
             )
-            out += _selfcheck(fence.group("arg"), lines[i + 1 : end])
+            if fence.group("name") == "selfcheck":
+                out += _selfcheck(fence.group("arg"), lines[i + 1 : end])
+            else:
+                out.append("% the end of the solution")
             i = end + 1
             continue
         out.append(lines[i])
         i += 1
     text = "\n".join(out)
     return ROLE.sub(lambda m: _role(m, book, here), text)
+
+
+def _formatted(data: dict, spec: str) -> str | None:
+    try:
+        return glue_text(str(data["text/plain"]), spec)
+    except (KeyError, TypeError, ValueError):  # no text, or one the spec cannot format
+        return None
+
+
+def user_expressions(shown: str, book: Book) -> list[dict]:
+    """The ``user_expressions`` cell metadata ``jupyterlab-myst`` shows before the kernel runs.
+
+    One entry per glue expression of the rewritten cell ``shown``, in the shape of a kernel's
+    reply (``status``, ``data``, ``metadata``): the value of the book's last build
+    (``book.glue``, formatted as the page formats it), else :func:`~clfbook.tooling.glue.pending`.
+    ``metadata.clfbook`` says which (``"build"`` or ``"pending"``); the kernel's own results,
+    once the cell runs, replace them.
+    """
+    found = []
+    for match in EVAL.finditer(shown):
+        data, how = book.glue.get(match["name"], {}), match["how"]
+        if how == "markdown" and "text/markdown" in data:
+            text = str(data["text/markdown"]).strip()
+        else:
+            text = _formatted(data, match["spec"] or "")
+        result = {
+            "status": "ok",
+            "data": {"text/plain": pending(match["name"]) if text is None else text},
+            "metadata": {"clfbook": "pending" if text is None else "build"},
+        }
+        found.append({"expression": match[0][len("{eval}`") : -1], "result": result})
+    return found

@@ -234,6 +234,15 @@ class Explorer:
         return self.view._repr_mimebundle_(**kwargs)
 
 
+def row(children) -> w.HBox:
+    """Widgets side by side that wrap onto the next line where the notebook is too narrow.
+
+    A plain ``HBox`` keeps its children on one line: a readout beside a figure is wider than
+    a notebook's output area next to JupyterLab's open file browser, and the area clips it.
+    """
+    return w.HBox(children, layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
+
+
 class MatrixEditor:
     """An ``n x n`` grid of ``BoundedIntText`` boxes with class names on both axes.
 
@@ -244,7 +253,12 @@ class MatrixEditor:
     def __init__(self, m: np.ndarray, names: list[str], on_edit):
         self._on_edit = on_edit
         self._muted = False
-        self.box = w.GridBox(layout=w.Layout(grid_gap="2px 4px"))
+        # max-content: the grid and its columns as wide as their content (a box and its
+        # margins), where an "auto" column would take the whole output area's width and
+        # push the count boxes to its right edge, and a 90px one would clip their borders
+        self.box = w.GridBox(
+            layout=w.Layout(grid_gap="2px 4px", width="max-content", max_width="100%")
+        )
         self.boxes: list[list[w.BoundedIntText]] = []
         self.rebuild(m, names)
 
@@ -271,7 +285,7 @@ class MatrixEditor:
                 row.append(box)
                 cells.append(box)
             self.boxes.append(row)
-        self.box.layout.grid_template_columns = f"auto repeat({n}, 90px)"
+        self.box.layout.grid_template_columns = f"repeat({n + 1}, max-content)"
         self.box.children = cells
 
     def _handler(self, i: int, j: int):

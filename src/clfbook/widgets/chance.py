@@ -17,7 +17,7 @@ from clfmetrics import METRICS
 from clfmetrics.inference._simulate import random_classifier
 
 from ..plots.widgets import live_histograms
-from ._base import Explorer, FigureImage, check_count, fmt, html_table
+from ._base import Explorer, FigureImage, check_count, fmt, html_table, row
 
 __all__ = [
     "SHOWN",
@@ -175,7 +175,7 @@ class ChanceBaselineSimulator(Explorer):
         self.view = w.VBox(
             [
                 w.HTML("<b>A random classifier</b>: sliders are weights, normalised to sum to 1"),
-                w.HBox(
+                row(
                     [
                         w.VBox([w.HTML("data: prevalence"), *self.prevalence_sliders]),
                         w.VBox(
@@ -187,7 +187,7 @@ class ChanceBaselineSimulator(Explorer):
                         w.VBox([self.n_sets, self.n_items, self.seed]),
                     ]
                 ),
-                w.HBox([self.readout, self._figure.image]),
+                row([self.readout, self._figure.image]),
             ]
         )
         self.simulate()

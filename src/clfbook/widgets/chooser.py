@@ -17,7 +17,7 @@ import ipywidgets as w
 
 from ..properties import CALIBRATED_SUFFIX, PROPERTIES
 from ..properties.choose import check_codes, is_calibrated_row, rows_with
-from ._base import Explorer, Raw, html_table, mark
+from ._base import Explorer, Raw, html_table, mark, row
 
 __all__ = ["CALIBRATED_SUFFIX", "PROPERTIES", "MetricChooser", "matching_metrics", "metric_chooser"]
 
@@ -93,7 +93,7 @@ class MetricChooser(Explorer):
         self.view = w.VBox(
             [
                 w.HTML("<b>Which properties do you need?</b>"),
-                w.HBox([w.VBox(list(self.checkboxes.values())), self.calibration]),
+                row([w.VBox(list(self.checkboxes.values())), self.calibration]),
                 self.result,
                 self.table_view,
             ]

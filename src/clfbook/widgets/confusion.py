@@ -25,6 +25,7 @@ from ._base import (
     class_names,
     fmt,
     html_table,
+    row,
 )
 from .intervals import LEVEL, interval_text, matrix_intervals, metric_intervals
 
@@ -127,10 +128,10 @@ class ConfusionMatrixExplorer(Explorer):
         self.view = w.VBox(
             [
                 w.HTML("<b>Confusion matrix</b> (rows = predicted, columns = true)"),
-                w.HBox([self.size]),
+                row([self.size]),
                 self.editor.box,
                 self.status,
-                w.HBox([self.readout, w.VBox([self.per_class, self._figure.image])]),
+                row([self.readout, w.VBox([self.per_class, self._figure.image])]),
             ]
         )
         self._refresh(redraw=False)

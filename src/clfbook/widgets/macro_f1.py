@@ -18,7 +18,7 @@ from clfmetrics._base.checks import as_confusion
 from clfmetrics.metrics._averages import _delta_f1, _f1_of_averages, _macro_f1
 
 from ..plots.widgets import live_curves
-from ._base import Explorer, FigureImage, MatrixEditor, check_counts, fmt, html_table
+from ._base import Explorer, FigureImage, MatrixEditor, check_counts, fmt, html_table, row
 
 __all__ = [
     "PRESETS",
@@ -159,10 +159,10 @@ class MacroF1Explorer(Explorer):
         self.view = w.VBox(
             [
                 w.HTML("<b>Two macro F1s</b> (rows = predicted, columns = true)"),
-                w.HBox(list(self.buttons.values())),
+                row(list(self.buttons.values())),
                 self.editor.box,
                 self.skew,
-                w.HBox([self.readout, self._figure.image]),
+                row([self.readout, self._figure.image]),
             ]
         )
         self._refresh(redraw=False)

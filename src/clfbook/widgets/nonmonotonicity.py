@@ -14,7 +14,16 @@ import numpy as np
 from clfmetrics import METRICS
 
 from ..plots.widgets import live_curves
-from ._base import Explorer, FigureImage, check_count, check_counts, class_names, fmt, html_table
+from ._base import (
+    Explorer,
+    FigureImage,
+    check_count,
+    check_counts,
+    class_names,
+    fmt,
+    html_table,
+    row,
+)
 
 __all__ = [
     "M7",
@@ -121,8 +130,8 @@ class NonMonotonicityExplorer(Explorer):
         self.view = w.VBox(
             [
                 w.HTML("<b>Add errors to one cell</b> (rows = predicted, columns = true)"),
-                w.HBox([self.cell, self.step, self.add_button, self.reset_button]),
-                w.HBox([self.readout, self._figure.image]),
+                row([self.cell, self.step, self.add_button, self.reset_button]),
+                row([self.readout, self._figure.image]),
             ]
         )
         self._refresh(redraw=False)

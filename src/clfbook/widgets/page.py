@@ -92,8 +92,11 @@ def page_html(explorer) -> str:
     return (
         f'<div class="clf-page-explorer" id="clf-{spec["kind"]}-{uid}" '
         f'data-kind="{spec["kind"]}" role="group" aria-label="{title} (runs in this page)">'
-        f'<p class="clf-nojs">The interactive {title.lower()} needs JavaScript; its starting '
-        "state is shown above, and the chapter runs it in Binder.</p>"
+        # Shown where the book's script does not run: a browser without JavaScript, and a
+        # notebook (JupyterLab), where the cell before this one is the live explorer.
+        f'<p class="clf-nojs">This is the page version of the {title.lower()}: it runs in '
+        "the book's web page, with JavaScript (the figure above shows its starting state). "
+        "With a kernel, the cell before this one runs the live explorer.</p>"
         f'<script type="application/json" class="clf-spec">{data}</script></div>'
     )
 

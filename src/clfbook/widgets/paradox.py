@@ -17,7 +17,7 @@ import numpy as np
 
 from clfmetrics.metrics._classwise import f1, precision, recall
 
-from ._base import Explorer, check_count, fmt, html_table, mark
+from ._base import Explorer, check_count, fmt, html_table, mark, row
 
 __all__ = [
     "PROPOSITIONS",
@@ -122,8 +122,8 @@ class FMeasureParadoxExplorer(Explorer):
                     "<b>F-measure paradox</b>: matrix [[TP, FP], [FN, TN]], rows = predicted "
                     f"positive/negative, columns = true positive/negative, TN = {self._tn}"
                 ),
-                w.HBox([self.tp, self.fp, self.fn]),
-                w.HBox([self.scores, self.table]),
+                row([self.tp, self.fp, self.fn]),
+                row([self.scores, self.table]),
             ]
         )
         self._muted = False

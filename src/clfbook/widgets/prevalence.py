@@ -16,7 +16,7 @@ from clfmetrics._base.checks import as_confusion
 from clfmetrics.metrics._prevalence import prevalence_scale
 
 from ..plots.widgets import live_metric_comparison
-from ._base import Explorer, FigureImage, check_counts, class_names, fmt, html_table, mark
+from ._base import Explorer, FigureImage, check_counts, class_names, fmt, html_table, mark, row
 from .confusion import metric_readout
 
 __all__ = ["PrevalenceExplorer", "prevalence_explorer", "prevalence_readout"]
@@ -90,7 +90,7 @@ class PrevalenceExplorer(Explorer):
             [
                 w.HTML("<b>Scale the prevalence of each true class</b> (column j times λ_j)"),
                 w.VBox(self.sliders),
-                w.HBox([self.readout, w.VBox([self.matrix_view, self._figure.image])]),
+                row([self.readout, w.VBox([self.matrix_view, self._figure.image])]),
             ]
         )
         self._refresh(redraw=False)

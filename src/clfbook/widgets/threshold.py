@@ -19,7 +19,7 @@ from clfmetrics.metrics._classwise import _bias, _precision, _prevalence, _recal
 from clfmetrics.scores._curves import threshold_stack
 
 from ..plots.curves import live_threshold_figure
-from ._base import Explorer, FigureImage, fmt, html_table
+from ._base import Explorer, FigureImage, fmt, html_table, row
 from .confusion import metric_readout
 from .intervals import operating_intervals
 
@@ -128,7 +128,7 @@ class ThresholdExplorer(Explorer):
             [
                 w.HTML("<b>Predict positive where score ≥ t</b>"),
                 self.slider,
-                w.HBox([self.readout, self.rate_view, self.metric_view]),
+                row([self.readout, self.rate_view, self.metric_view]),
                 self._figure.image,
             ]
         )

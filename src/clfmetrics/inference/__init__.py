@@ -8,17 +8,7 @@ from ._agreement import (
     agreement_coverage,
     agreement_interval,
 )
-from ._auc import (
-    SMALL_CLASS,
-    SMALL_CLASS_COVERAGE,
-    SMALL_CLASS_STUDY,
-    AUCComparison,
-    ap_interval,
-    auc_coverage,
-    auc_interval,
-    compare_auc,
-    small_class_warning,
-)
+from ._auc import AUCComparison, ap_interval, auc_interval, compare_auc
 from ._bands import Band, pr_band, roc_band
 from ._binomial import McNemarResult, clopper_pearson, holm, mcnemar, mcnemar_sample_size
 from ._decision_curves import (
@@ -43,11 +33,22 @@ from ._simulate import (
     random_classifier,
     sample_confusion,
 )
+from ._small_classes import (
+    AP_COVERAGE,
+    AUC_COVERAGE,
+    COVERAGE_FLAG,
+    SMALL_CLASS_COVERAGE,
+    SMALL_CLASS_STUDY,
+    auc_coverage,
+    auc_method_for,
+    expected_coverage,
+    small_class_warning,
+)
 from ._uncertainty import interval, interval_from_labels, paired_interval, permutation_test
 
 # isort: split
 # The interface to the concerns above, not public API (not in __all__): the checks and seed of
-# resampling, item patterns, the intervals of a matrix, the AUC's cells.
+# resampling, item patterns, the intervals of a matrix, the AUC's cells, two systems' AUCs.
 from ._auc import ROWS as ROWS
 from ._auc import area_interval as area_interval
 from ._auc import class_cells as class_cells
@@ -60,6 +61,7 @@ from ._bootstrap import patterns as patterns
 from ._interval import CENTRED as CENTRED
 from ._interval import centred_on_estimate as centred_on_estimate
 from ._macro_auc import macro_auc_interval as macro_auc_interval
+from ._paired_auc import paired_aucs as paired_aucs
 from ._uncertainty import intervals_of_matrix as intervals_of_matrix
 from ._uncertainty import paired_intervals as paired_intervals
 from ._uncertainty import permutation_pvalues as permutation_pvalues
@@ -69,8 +71,10 @@ __all__ = [
     "AGREEMENT_FEW_ITEMS",
     "AGREEMENT_FEW_ITEMS_COVERAGE",
     "AGREEMENT_FEW_ITEMS_STUDY",
+    "AP_COVERAGE",
+    "AUC_COVERAGE",
+    "COVERAGE_FLAG",
     "RANGES",
-    "SMALL_CLASS",
     "SMALL_CLASS_COVERAGE",
     "SMALL_CLASS_STUDY",
     "AUCComparison",
@@ -86,6 +90,7 @@ __all__ = [
     "ap_interval",
     "auc_coverage",
     "auc_interval",
+    "auc_method_for",
     "bayes_cost_interval",
     "bootstrap",
     "clopper_pearson",
@@ -97,6 +102,7 @@ __all__ = [
     "coverages",
     "decision_curve",
     "decision_curve_from_counts",
+    "expected_coverage",
     "group_interval",
     "holm",
     "interval",

@@ -15,18 +15,17 @@ high:
 
 **Intervals.** :func:`auc_interval` and :func:`ap_interval` resample the two classes
 separately (each keeps its size, as pROC's default bootstrap does), by percentile or
-BCa ends, or take DeLong's variance for the AUC (in Sun & Xu's ``O(N log N)`` form).
-With many items and many cells (``CONTROL_ITEMS`` in the smaller class, ``CONTROL_CELLS``
-cells) the bootstrap's ends are estimated from fewer of the same resamples, with the
-linear part of the area as a control variate (:mod:`._controlled`, Efron 1990): the
-same bootstrap distribution, its quantiles as precise as the plain ones from ``size``;
-:func:`compare_auc` is DeLong's paired test. **Small classes.** :func:`auc_coverage`
-simulates how often the intervals cover the true AUC when one class is small;
-``SMALL_CLASS_COVERAGE`` keeps the result that the report quotes below
-``SMALL_CLASS`` items.
+BCa ends, or take DeLong's variance for the AUC (in Sun & Xu's ``O(N log N)`` form), on
+the AUC's scale or the logit's, or Newcombe's score interval; :func:`compare_auc` is
+DeLong's paired test. How often each covers the true AUC when a class is small is
+simulated in ``_small_classes.py``. With many items and many cells (``CONTROL_ITEMS``
+in the smaller class, ``CONTROL_CELLS`` cells) the bootstrap's ends are estimated from
+fewer of the same resamples, with the linear part of the area as a control variate
+(:mod:`._controlled`, Efron 1990): the same bootstrap distribution, its quantiles as
+precise as the plain ones from ``size``.
 
 References: DeLong, DeLong & Clarke-Pearson (1988); Sun & Xu (2014); Robin et al.
-(2011, pROC); Efron & Tibshirani (1993).
+(2011, pROC); Efron & Tibshirani (1993); Newcombe (2006); Pohar Perme & Manevski (2019).
 """
 
 from __future__ import annotations
@@ -554,7 +553,7 @@ def components(cells: Cells):
 
 
 _NORMAL = NormalDist()
-AUC_METHODS = ("percentile", "bca", "delong")
+AUC_METHODS = ("percentile", "bca", "delong", "delong-logit", "newcombe")
 AP_METHODS = ("percentile", "bca")
 
 
@@ -583,6 +582,39 @@ def _need_two(n_pos: int, n_neg: int) -> None:
         )
 
 
+def newcombe_interval(auc: float, n_pos: int, n_neg: int, level: float, method: str) -> Interval:
+    r"""Newcombe's (2006, method 5) score interval of an AUC: every :math:`\theta` with
+    :math:`(\hat A - \theta)^2 \le z^2 V(\theta)`, where
+
+    .. math:: V(\theta) = \frac{\theta (1 - \theta)}{P N} \left(1 + h \frac{1 - \theta}{2 - \theta}
+              + h \frac{\theta}{1 + \theta}\right), \qquad h = \frac{P + N}{2} - 1,
+
+    Hanley & McNeil's variance under their exponential model with both class sizes
+    replaced by their mean (a Wilson-type interval: the variance is taken at each
+    candidate :math:`\theta`, not at the estimate, so an estimate of 1 still has a
+    lower end below 1). Each end is the root of a quartic on one side of the
+    estimate, found by bisection (SingleCaseES's ``NAP`` solves the same equation).
+    """
+    z2 = _NORMAL.inv_cdf(1 - (1 - level) / 2) ** 2
+    h = (n_pos + n_neg) / 2 - 1
+
+    def excess(x):  # > 0 outside the interval, < 0 inside (both sides of the estimate)
+        return n_pos * n_neg * (auc - x) ** 2 * (2 - x) * (1 + x) - z2 * x * (1 - x) * (
+            2 + h + (1 + 2 * h) * x * (1 - x)
+        )
+
+    ends = []
+    for outside, inside in ((0.0, auc), (1.0, auc)):
+        if outside == inside:  # an estimate of 0 (1): the interval reaches 0 (1)
+            ends.append(outside)
+            continue
+        for _ in range(60):  # halves the bracket to below 1e-17
+            mid = (outside + inside) / 2
+            outside, inside = (mid, inside) if excess(mid) > 0 else (outside, mid)
+        ends.append((outside + inside) / 2)
+    return Interval(auc, ends[0], ends[1], level, method)
+
+
 def _area_interval(metric, y_true, scores, level, size, method, pos_label, rng) -> Interval:
     """Shared body of :func:`auc_interval` and :func:`ap_interval`."""
     level, size = rs.check_level(level), rs.check_size(size)
@@ -592,10 +624,21 @@ def _area_interval(metric, y_true, scores, level, size, method, pos_label, rng) 
 
 def area_interval(metric, cells: Cells, level, size, method, rng) -> Interval:
     """The interval of ``metric`` from the cells of a checked problem (see above)."""
-    if method == "delong":
+    if method in ("delong", "delong-logit"):
         auc, var = delong_variance(cells)
-        half = _NORMAL.inv_cdf(1 - (1 - level) / 2) * math.sqrt(var)
+        z = _NORMAL.inv_cdf(1 - (1 - level) / 2)
+        if method == "delong-logit" and 0 < auc < 1 and var > 0:
+            # The delta method on the logit: d logit(A) / dA = 1 / (A (1 - A)).
+            centre, half = math.log(auc / (1 - auc)), z * math.sqrt(var) / (auc * (1 - auc))
+            low, high = (1 / (1 + math.exp(-(centre + side * half))) for side in (-1, 1))
+            return Interval(auc, low, high, level, method)
+        if method == "delong-logit":  # an AUC of 0 or 1, or no spread: no logit to take
+            return newcombe_interval(auc, *cells.sizes, level, "newcombe")
+        half = z * math.sqrt(var)
         return Interval(auc, max(auc - half, 0.0), min(auc + half, 1.0), level, method)
+    if method == "newcombe":
+        auc = float(areas(metric, cells, cells.pos[None], cells.neg[None])[0])
+        return newcombe_interval(auc, *cells.sizes, level, method)
     if method == "bca" and min(cells.sizes) < 2:
         raise ValueError("bca needs at least 2 items of each class: the jackknife leaves one out")
     observed = float(areas(metric, cells, cells.pos[None], cells.neg[None])[0])
@@ -627,8 +670,25 @@ def auc_interval(
       DeLong's variance (DeLong et al. 1988) from the structural components
       computed after one sort (Sun & Xu 2014), with a normal approximation on
       the AUC scale, the ends clipped to [0, 1]. No resampling; ``size`` and
-      ``rng`` are unused. Near 0 or 1 and with few items of a class the normal
-      approximation is poor: prefer ``"bca"`` there.
+      ``rng`` are unused (nor by the two below).
+    - ``"delong-logit"``: the same variance by the delta method on the logit scale,
+      :math:`\operatorname{logit}^{-1}(\operatorname{logit} AUC \pm z\, \sigma / (AUC (1 -
+      AUC)))`, inside (0, 1) and skewed away from the nearer end (Pohar Perme &
+      Manevski 2019). At an AUC of 0 or 1, or a zero variance, there is no logit:
+      Newcombe's interval instead, and ``method`` says ``"newcombe"``.
+    - ``"newcombe"``: Newcombe's (2006) Wilson-type score interval (his method 5),
+      which assumes Hanley & McNeil's exponential model of the variance with both class
+      sizes replaced by their mean, and needs only the AUC and the class sizes.
+
+    **Small classes.** With few items of a class and an AUC near 0 or 1 no method
+    keeps its nominal coverage, and the misses are one-sided: the interval lies wholly
+    on the side away from 1/2 (its end nearer 1/2 overstates the ranking). In the
+    library's simulated table (``clfmetrics.inference.AUC_COVERAGE``; read it with
+    :func:`~clfmetrics.inference.expected_coverage`), at 14 positives among 294 items and
+    AUC 0.96 the percentile, BCa and DeLong intervals cover far less than 0.95; the logit
+    DeLong interval does better at no resampling cost, and Newcombe's covers at least
+    the nominal level there, being wider. :func:`~clfmetrics.inference.auc_method_for`
+    names the one the table finds best for a test set, as the report uses it.
 
     Parameters
     ----------
@@ -640,7 +700,7 @@ def auc_interval(
         Nominal coverage, strictly between 0 and 1.
     size : int, default 10_000
         Number of bootstrap resamples.
-    method : {"percentile", "bca", "delong"}, default "percentile"
+    method : {"percentile", "bca", "delong", "delong-logit", "newcombe"}, default "percentile"
     pos_label : label, optional
         The positive class, as in :func:`clfmetrics.scores.roc_auc`.
     rng : numpy.random.Generator or int, optional
@@ -656,7 +716,7 @@ def auc_interval(
     ValueError
         For lengths that differ, NaN or infinite scores, masked input, a test set
         without positives or negatives, a bad ``level``, ``size`` or ``method``,
-        and ``"bca"`` (``"delong"``) with fewer than 2 items of a class.
+        and ``"bca"`` (``"delong"``, ``"delong-logit"``) with fewer than 2 items of a class.
 
     Examples
     --------
@@ -683,11 +743,13 @@ def ap_interval(
     positives and negatives separately, through the counts of the (distinct
     score, class) cells. Keeping the class sizes fixed matters more for AP than
     for the AUC: AP depends on the prevalence, and the interval describes the
-    test set's own class mix. From 10,000 items in the smaller class and 32,768
-    cells (continuous scores), the ends come from as few of the same resamples as
-    make them as precise as the plain ends of ``size``, with AP's linear part (from
-    the jackknife) as a control variate (Efron 1990): at a million scores, a few
-    hundred resamples instead of ``size``.
+    test set's own class mix. With few items of a class the percentile interval covers
+    less than BCa's in the library's simulations (``clfmetrics.inference.AP_COVERAGE``):
+    prefer ``"bca"`` there, as the report does. From 10,000 items in the smaller class
+    and 32,768 cells (continuous scores), the ends come from as few of the same
+    resamples as make them as precise as the plain ends of ``size``, with AP's linear
+    part (from the jackknife) as a control variate (Efron 1990): at a million scores,
+    a few hundred resamples instead of ``size``.
 
     Parameters
     ----------
@@ -850,93 +912,4 @@ def compare_auc(y_true, scores_a, scores_b, *, level=0.95, pos_label=None) -> AU
         float(aucs[0]),
         float(aucs[1]),
         level,
-    )
-
-
-#: Below this many items in the smaller class, the report flags a ROC AUC interval.
-SMALL_CLASS = 20
-
-#: The simulation that :data:`SMALL_CLASS_COVERAGE` comes from (``auc_coverage(**...)``).
-SMALL_CLASS_STUDY = {"n_pos": 14, "n_neg": 290, "auc": 0.96, "sets": 1000, "size": 1000, "rng": 0}
-
-#: Actual coverage of nominal 95 % ROC AUC intervals at 14 positives, 290 negatives and a
-#: binormal AUC of 0.96, from ``auc_coverage(**SMALL_CLASS_STUDY)`` (1,000 simulated test
-#: sets, so each share is uncertain by about 0.014, one standard error).
-SMALL_CLASS_COVERAGE = {"percentile": 0.823, "bca": 0.866, "delong": 0.795}
-
-
-def auc_coverage(
-    n_pos: int,
-    n_neg: int,
-    auc: float,
-    *,
-    methods=("percentile", "bca", "delong"),
-    sets: int = 200,
-    level=0.95,
-    size: int = 1000,
-    rng=None,
-) -> dict[str, float]:
-    r"""Share of simulated test sets whose ROC AUC interval contains the true AUC.
-
-    Each of ``sets`` test sets holds ``n_pos`` positives with scores
-    :math:`N(\delta, 1)` and ``n_neg`` negatives with scores :math:`N(0, 1)`,
-    :math:`\delta = \sqrt 2\, \Phi^{-1}(\text{auc})`, so that the population AUC is
-    ``auc``; on each, :func:`~clfmetrics.inference.auc_interval` computes the
-    interval of every method (bootstraps from ``size`` resamples).
-
-    Parameters
-    ----------
-    n_pos, n_neg : int
-        Positives and negatives per test set, at least 1 each.
-    auc : float
-        The population ROC AUC, strictly between 0 and 1.
-    methods : sequence of str, default ("percentile", "bca", "delong")
-    sets : int, default 200
-        Simulated test sets; a coverage near 0.95 is uncertain by about
-        :math:`\sqrt{0.95 \cdot 0.05 / \text{sets}}`.
-    level : float, default 0.95
-    size : int, default 1000
-    rng : numpy.random.Generator or int, optional
-
-    Returns
-    -------
-    dict
-        For each method, the share of test sets whose interval contains ``auc``.
-
-    Examples
-    --------
-    >>> cover = auc_coverage(200, 200, 0.8, methods=("delong",), sets=100, rng=0)
-    >>> 0.85 < cover["delong"] <= 1
-    True
-    """
-    if not (isinstance(n_pos, (int, np.integer)) and isinstance(n_neg, (int, np.integer))):
-        raise ValueError(f"n_pos and n_neg must be whole numbers; got {n_pos!r}, {n_neg!r}")
-    if n_pos < 1 or n_neg < 1:
-        raise ValueError(f"n_pos and n_neg must be at least 1; got {n_pos}, {n_neg}")
-    if not 0 < auc < 1:
-        raise ValueError(f"auc must lie strictly between 0 and 1; got {auc!r}")
-    sets, level = rs.check_size(sets), rs.check_level(level)
-    shift = np.sqrt(2) * NormalDist().inv_cdf(auc)
-    y = np.r_[np.ones(n_pos, np.int64), np.zeros(n_neg, np.int64)]
-    rng = np.random.default_rng(rng)
-    hits = dict.fromkeys(methods, 0)
-    for _ in range(sets):  # a loop over simulated test sets; each interval is vectorised
-        scores = rng.normal(shift * y, 1.0)
-        for method in methods:
-            iv = auc_interval(y, scores, level=level, size=size, method=method, rng=rng)
-            hits[method] += bool(iv.low <= auc <= iv.high)
-    return {method: hit / sets for method, hit in hits.items()}
-
-
-def small_class_warning(label, n_small: int, method: str, level: float) -> str | None:
-    """The report's warning for a ROC AUC interval whose smaller class is small, or None."""
-    if n_small >= SMALL_CLASS or method not in SMALL_CLASS_COVERAGE:
-        return None
-    study = SMALL_CLASS_STUDY
-    return (
-        f"the ROC AUC interval of class {label!s} rests on only {n_small} items of the smaller "
-        f"class (fewer than {SMALL_CLASS}): in simulation, nominal 95 % {method} intervals at "
-        f"{study['n_pos']} positives and AUC {study['auc']} covered the true AUC only "
-        f"{SMALL_CLASS_COVERAGE[method]:.2f} of the time; read it as too narrow"
-        + ("" if abs(level - 0.95) < 1e-9 else f" (this report's level is {level:.0%})")
     )

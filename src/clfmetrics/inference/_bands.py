@@ -18,10 +18,13 @@ that recall.
 **Simultaneous (default) or pointwise.**
 
 - Pointwise (``simultaneous=False``): at each grid point, the :math:`\alpha/2`
-  and :math:`1 - \alpha/2` quantiles of the resampled values. Each point's
-  interval covers its own true value with probability ``level``; the whole
-  curve lies inside all of them far less often (with 101 grid points, much
-  less than ``level``).
+  and :math:`1 - \alpha/2` quantiles of the resampled values, widened where
+  needed to at least :math:`z_{1-\alpha/2}/P` either side of the observed curve
+  (one positive item's spread: near FPR 1 nearly every resample has TPR 1,
+  while the population curve lies a fraction of an item below). Each point's
+  interval is meant to cover its own true value with probability ``level``;
+  the whole curve lies inside all of them far less often (with 101 grid
+  points, much less than ``level``).
 - Simultaneous (``simultaneous=True``), the sup-t band (Montiel Olea &
   Plagborg-Møller 2019; for ROC curves Macskassy, Provost & Rosset 2005):
   with :math:`\hat y(x)` the observed curve, :math:`y^*_b(x)` the resampled
@@ -51,6 +54,7 @@ positive) as in :mod:`clfmetrics.scores`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
@@ -211,15 +215,27 @@ def _band(values_of, cells, axis, level, size, grid, simultaneous, rng) -> Band:
     observed, curves = _resampled(
         values_of, cells, axis, size, grid_pts, np.random.default_rng(rng)
     )
+    # One item of the curve's class: no rate is resolved more finely than that.
+    floor = 1.0 / int(cells.pos.sum())
     if simultaneous:
-        # One item of the curve's class: no rate is resolved more finely than that.
-        floor = 1.0 / int(cells.pos.sum())
         low, high = _sup_t(observed, curves, level, floor)
     else:
-        low, high = bounds(curves, observed, level, "percentile")
+        low, high = _pointwise(observed, curves, level, floor)
     if axis == "neg":
         low[0] = 0.0  # every ROC curve starts at (0, 0): its vertical segment at FPR 0
     return Band(grid_pts, observed, np.clip(low, 0, 1), np.clip(high, 0, 1), level, simultaneous)
+
+
+def _pointwise(observed, curves, level, floor):
+    """Percentile interval per grid point, at least ``z * floor`` either side of the curve.
+
+    Where nearly every resample agrees (the TPR at 1 near FPR 1) the percentile
+    interval shrinks to a point though the population curve lies a fraction of an
+    item away; the normal interval of a spread of one item is the least it can be.
+    """
+    low, high = bounds(curves, observed, level, "percentile")
+    reach = NormalDist().inv_cdf((1 + level) / 2) * floor
+    return np.minimum(low, observed - reach), np.maximum(high, observed + reach)
 
 
 def _sup_t(observed, curves, level, floor):

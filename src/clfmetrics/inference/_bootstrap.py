@@ -193,6 +193,36 @@ def defined_bounds(stats, undefined, estimate, level, method, acceleration=0.0, 
     return low, high, share
 
 
+def defined_bounds_of_sets(
+    stats, undefined, estimates, level, method, acceleration=0.0, *, observed=True
+):
+    """:func:`defined_bounds` of many test sets at once, the ends ``interval`` gives each one.
+
+    ``stats`` and ``undefined`` have shape ``(size, sets)``: column ``k`` holds the
+    resamples of test set ``k``; ``estimates``, ``acceleration`` and ``observed`` are one
+    per test set (or broadcast). Returns ``(low, high)`` of shape ``(sets,)``. Test sets
+    without an undefined resample share one vectorised call; the others are computed
+    one at a time, among their defined resamples, exactly as :func:`defined_bounds` does.
+    """
+    stats = np.asarray(stats, dtype=np.float64)
+    sets = stats.shape[1]
+    keep_all = ~np.broadcast_to(np.asarray(observed, dtype=bool), (sets,))
+    undefined = np.asarray(undefined, dtype=bool) & ~keep_all[None, :]
+    estimates = np.broadcast_to(np.asarray(estimates, dtype=np.float64), (sets,))
+    acc = np.broadcast_to(np.asarray(acceleration, dtype=np.float64), (sets,))
+    low, high = np.empty(sets), np.empty(sets)
+    whole = ~undefined.any(axis=0)
+    if whole.any():
+        low[whole], high[whole] = bounds(
+            stats[:, whole], estimates[whole], level, method, acc[whole]
+        )
+    for k in np.flatnonzero(~whole):
+        low[k], high[k], _ = defined_bounds(
+            stats[:, k], undefined[:, k], estimates[k], level, method, acc[k]
+        )
+    return low, high
+
+
 #: The seed of report(), compare(), their from-counts forms and the command line when
 #: none is given: the same call prints the same intervals every time.
 DEFAULT_SEED = 0

@@ -20,7 +20,14 @@ import numpy as np
 
 from ..metrics import resolve_metric
 from . import _bootstrap as rs
-from ._bootstrap import bounds, defined_bounds, score, scores, undefined_mask, undefined_on
+from ._bootstrap import (
+    defined_bounds,
+    defined_bounds_of_sets,
+    score,
+    scores,
+    undefined_mask,
+    undefined_on,
+)
 from ._interval import Interval
 from ._simulate import _distribution
 
@@ -257,7 +264,8 @@ def clustered_coverage(
     Draws ``sets`` test sets with :func:`sample_clustered`, computes on each the
     percentile interval that resamples items (:func:`clfmetrics.inference.interval`)
     and the one that resamples groups (:func:`group_interval`), each from
-    ``size`` resamples and for many test sets at once, and counts how often each
+    ``size`` resamples and for many test sets at once (leaving out the resamples where
+    the metric is 0/0, as those two functions do), and counts how often each
     contains the population value, the metric of ``prevalence[j] * conditional[i, j]``.
 
     Parameters
@@ -314,7 +322,17 @@ def clustered_coverage(
         flat = tests[block].reshape(k, n_groups, n * n).astype(np.float64)
         groups = np.einsum("bkg,kgc->bkc", weights.astype(np.float64), flat, optimize=True)
         groups = groups.reshape(size, k, n, n)
+        # The ends interval and group_interval give: among the defined resamples.
+        observed = ~undefined_mask(func, summed[block], estimates[block])
         for row, stack in enumerate((items, groups)):
-            low, high = bounds(func(stack), estimates[block], level, "percentile")
+            values = func(stack)
+            low, high = defined_bounds_of_sets(
+                values,
+                undefined_mask(func, stack, values),
+                estimates[block],
+                level,
+                "percentile",
+                observed=observed,
+            )
             hits[row, block] = (low <= population) & (population <= high)
     return float(hits[0].mean()), float(hits[1].mean())

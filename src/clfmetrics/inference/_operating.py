@@ -195,9 +195,13 @@ def tuned_threshold_interval(
     resample, resamples the test items the same way and scores the chosen
     threshold there. The score interval therefore includes the selection's
     variability (another validation set would choose another threshold) on top
-    of the test set's; an interval of the score at the one chosen threshold
-    (:func:`~clfmetrics.inference.interval` of its test matrix) leaves the first
-    out and is too short for the rule. Both intervals are percentile intervals;
+    of the test set's: it is an interval for the *rule*, the population score
+    averaged over the validation sets one might have drawn (Bates, Hastie &
+    Tibshirani 2023), and in simulation it is conservative. For the classifier
+    actually deployed, with the one chosen threshold, the interval of the score
+    at that threshold (:func:`~clfmetrics.inference.interval` of its test matrix)
+    is the valid one: given the validation set, the threshold is fixed and the
+    test set played no part in choosing it. Both intervals are percentile intervals;
     the score's is computed among the resamples where the metric is defined
     (``undefined`` gives their share).
 

@@ -74,9 +74,13 @@ def corrected_resampled_ttest(differences, n_train, n_test) -> ResampledTTest:
     referred to Student's t with :math:`J - 1` degrees of freedom (two-sided).
     The ordinary paired t-test has :math:`1/J` alone: it treats the splits as
     independent, which they are not, and its type I error grows with
-    :math:`J`. The term :math:`n_\text{test}/n_\text{train}` is Nadeau & Bengio's
-    estimate of the correlation between splits, so more splits no longer shrink
-    the variance towards 0.
+    :math:`J`. Nadeau & Bengio set the correlation between two splits' differences
+    by a heuristic, :math:`\rho = n_\text{test} / (n_\text{test} + n_\text{train})`,
+    rather than estimating it; the term :math:`n_\text{test}/n_\text{train}` is
+    :math:`\rho / (1 - \rho)`, so more splits no longer shrink the variance towards 0.
+    The heuristic is not exact in either direction; with test parts as large as the
+    training parts, drawn from a larger data set, it over-corrects and the test is
+    strongly conservative (chapter "A real classifier" measures its size).
 
     Parameters
     ----------

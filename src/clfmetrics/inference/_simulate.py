@@ -12,13 +12,14 @@ from .._base.checks import as_confusion, reject_masked
 from ..metrics import resolve_metric
 from ._bootstrap import (
     acceleration,
-    bounds,
     cell_index,
     check_level,
     check_size,
+    defined_bounds_of_sets,
     joint_codes,
     multinomial_matrices,
     patterns,
+    undefined_mask,
 )
 
 
@@ -218,9 +219,12 @@ def coverage(
 
     Draws ``sets`` test sets of ``n_items`` from a classifier's behaviour (as in
     :func:`sample_confusion`), computes the ``level`` interval of ``metric`` on
-    each from ``size`` resamples (as :func:`clfmetrics.inference.interval` does, for all
-    test sets at once), and counts how often it contains the population value,
-    the metric of the expected matrix ``prevalence[j] * conditional[i, j]``.
+    each from ``size`` resamples, and counts how often it contains the population value,
+    the metric of the expected matrix ``prevalence[j] * conditional[i, j]``. The
+    interval is the one :func:`clfmetrics.inference.interval` computes, for all test
+    sets at once: where a resample leaves the metric at 0/0 (a class never predicted)
+    it is left out and the ends come from the defined resamples, so the coverage is
+    that of the procedure a reader calls, undefined resamples included.
 
     Parameters
     ----------
@@ -308,16 +312,53 @@ def coverages(
         raise ValueError("methods must name at least one method")
     rng = np.random.default_rng(rng)
     tests = sample_confusion(prevalence, conditional, n_items, size=sets, rng=rng)
-    n = tests.shape[-1]
     population = func(np.asarray(prevalence, dtype=float)[None, :] * np.asarray(conditional))
+    hits = {method: np.zeros(sets, dtype=bool) for method in methods}
+    # Blocks of test sets keep each (size, block, n, n) stack to a few million numbers;
+    # up to a block's worth of sets, the draws are those of one resample_sets call.
+    n = tests.shape[-1]
+    step = max(1, _SET_BLOCK // (size * n * n))
+    for start in range(0, sets, step):
+        block = slice(start, min(start + step, sets))
+        stack = resample_sets(tests[block], size, rng)
+        ends = set_intervals(func, tests[block], stack, level, methods)
+        for method, (low, high) in ends.items():
+            hits[method][block] = (low <= population) & (population <= high)
+    return {method: float(hit.mean()) for method, hit in hits.items()}
+
+
+#: Numbers of resampled matrices held at once by :func:`coverages`.
+_SET_BLOCK = 2**22
+
+
+def resample_sets(tests: np.ndarray, size: int, rng) -> np.ndarray:
+    """``size`` resamples of each of a stack of test sets ``(sets, n, n)`` of equal size.
+
+    Returns ``(size, sets, n, n)``: ``out[:, k]`` resamples the items of ``tests[k]``.
+    """
+    sets, n = tests.shape[0], tests.shape[-1]
+    n_items = int(tests[0].sum())
     # One multinomial per test set and resample: pvals broadcast over the test sets.
     cells = tests.reshape(sets, n * n) / n_items
-    stack = rng.multinomial(n_items, cells, size=(size, sets)).reshape(size, sets, n, n)
+    return rng.multinomial(n_items, cells, size=(size, sets)).reshape(size, sets, n, n)
+
+
+def set_intervals(func, tests: np.ndarray, stack: np.ndarray, level, methods) -> dict:
+    """The ends :func:`~clfmetrics.inference.interval` gives each test set from its resamples.
+
+    ``stack[:, k]`` are the resamples of ``tests[k]``. As in ``interval``, the ends of a
+    test set are computed among the resamples where the metric is defined (a 0/0 that
+    ``zero_division`` filled is left out), unless it is undefined on the test set
+    itself. Returns ``{method: (low, high)}``, each of shape ``(sets,)``.
+    """
     estimates = func(tests)
     values = func(stack)
+    undefined = undefined_mask(func, stack, values)
+    observed = ~undefined_mask(func, tests, estimates)
     out = {}
     for method in methods:
         acc = acceleration(func, tests.astype(float)) if method == "bca" else 0.0
-        low, high = bounds(values, estimates, level, method, acc)
-        out[method] = float(np.mean((low <= population) & (population <= high)))
+        out[method] = defined_bounds_of_sets(
+            values, undefined, estimates, level, method, acc, observed=observed
+        )
     return out

@@ -1,7 +1,14 @@
 """The command line: ``python -m clfmetrics report FILE.csv --truth COL --pred COL [--pred COL]``.
 
 One ``--pred`` column prints :func:`clfmetrics.reporting.report`, two print
-:func:`clfmetrics.reporting.compare`.
+:func:`clfmetrics.reporting.compare`; with scores, ``--scores`` (or ``--proba``) is given
+once per ``--pred``, in the same order::
+
+    python -m clfmetrics report FILE.csv --truth gold --pred lr --scores p_lr \
+        --pred rf --scores p_rf
+
+The comparison then adds the difference of the two ROC AUCs with DeLong's paired test
+and a paired bootstrap.
 
 The options besides ``--truth`` and ``--pred``:
 
@@ -35,7 +42,12 @@ The options besides ``--truth`` and ``--pred``:
     ``--pos-label``, by default the second class in matrix order (``1`` of
     ``0``/``1``, the later of two sorted names). Adds ROC AUC and average
     precision with their intervals and, for probabilities in [0, 1], the Brier
-    score, log loss, expected calibration error and a reliability table.
+    score, log loss, expected calibration error and a reliability table. With
+    two ``--pred``, give ``--scores`` twice, the first for the first ``--pred``:
+    the comparison adds each system's ROC AUC and the difference with DeLong's
+    paired test and interval and a paired, class-stratified percentile bootstrap
+    (with pROC's bootstrap test). Another number of ``--scores`` than of
+    ``--pred``, or one column for both, is refused.
 ``--proba COL [COL ...]``
     One probability column per class. Columns named for the classes (``cat``,
     ``p_cat``, ``prob_cat`` or ``proba_cat`` for class ``cat``) are matched to
@@ -45,7 +57,10 @@ The options besides ``--truth`` and ``--pred``:
     Some columns named for classes and some not, or two for one class, are
     refused. The same additions, one class against the rest per column. Rows
     must sum to 1 (rows off by at most 0.01, as rounding leaves them, are
-    rescaled and a note on stderr says so).
+    rescaled and a note on stderr says so). With two ``--pred``, give
+    ``--proba`` twice, a group of columns per system in ``--pred`` order: the
+    comparison adds the paired ROC AUC differences of each class against the
+    rest and of their macro mean.
 ``--counts COL``
     The file is already aggregated: ``COL`` holds each row's number of items
     (what ``SELECT truth, pred, count(*) ... GROUP BY`` writes). A CSV file is
@@ -64,7 +79,8 @@ The options besides ``--truth`` and ``--pred``:
     reported with its line. A ``.gz`` file is decompressed (no DuckDB needed).
 ``--auc-method auto|percentile|bca|delong``
     The ROC AUC intervals of ``--scores``/``--proba``; ``auto`` (default) is the
-    percentile bootstrap below 50,000 items and DeLong's interval from there.
+    percentile bootstrap below 50,000 items and DeLong's interval from there, and for
+    a class the library's simulated table finds that short for, the one it finds best.
 ``--level``, ``--size``, ``--seed``
     Interval level, number of resamples, random seed (default ``DEFAULT_SEED``,
     0, printed in the output: the same command prints the same bytes).
@@ -154,7 +170,10 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("file", help="CSV or Parquet file with a header row (column names)")
     rep.add_argument("--truth", required=True, help="column of reference labels")
     rep.add_argument(
-        "--pred", required=True, action="append", help="column of predictions (once or twice)"
+        "--pred",
+        required=True,
+        action="append",
+        help="column of predictions (once: the report; twice: the paired comparison)",
     )
     rep.add_argument(
         "--labels",
@@ -178,15 +197,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     scored = rep.add_mutually_exclusive_group()
     scored.add_argument(
-        "--scores", metavar="COL", help="binary: column of the positive class's score"
+        "--scores",
+        action="append",
+        metavar="COL",
+        help="binary: column of the positive class's score; once per --pred, in --pred order "
+        "(two --pred: the paired ROC AUC difference, DeLong and bootstrap)",
     )
     scored.add_argument(
         "--proba",
         nargs="+",
+        action="append",
         metavar="COL",
         help="one probability column per class: columns named for the classes (cat, p_cat, "
         "prob_cat, proba_cat) are matched to them by name in any order; others are taken in "
-        "--labels order (default: the sorted labels)",
+        "--labels order (default: the sorted labels); once per --pred, in --pred order",
     )
     rep.add_argument(
         "--pos-label", metavar="LABEL", help="the class --scores scores (default: the second)"
@@ -196,7 +220,8 @@ def _parser() -> argparse.ArgumentParser:
         choices=AUC_METHODS,
         default="auto",
         help="ROC AUC intervals: auto (default: percentile bootstrap below 50,000 items, "
-        "DeLong from there), percentile, bca or delong",
+        "DeLong from there, the simulated table's best for a small class), percentile, bca "
+        "or delong",
     )
     rep.add_argument(
         "--counts", metavar="COL", help="aggregated file: the column of each row's item count"
@@ -239,7 +264,7 @@ def _evaluate(args):
             f"--truth and --pred name the same column {args.truth!r}: a column compared with "
             "itself always scores 1; give the column of the system's predictions to --pred"
         )
-    score_columns = [args.scores] if args.scores else list(args.proba or [])
+    score_columns = _check_score_groups(args)
     reused = [c for c in score_columns if c in (args.truth, *args.pred)]
     if reused:
         raise InputError(
@@ -249,8 +274,6 @@ def _evaluate(args):
     args.delimiter = delimiter_option(args.delimiter)
     args.encoding_used = check_encoding(args.encoding)
     _check_decimal(args, score_columns)
-    if score_columns and len(args.pred) == 2:
-        raise InputError("--scores and --proba go with one --pred (the report), not a comparison")
     if args.pos_label is not None and not args.scores:
         raise InputError("--pos-label names the class that --scores scores; give --scores")
     counted = _counted(args, score_columns)
@@ -297,6 +320,7 @@ def _evaluate(args):
             )
     elif len(args.pred) == 1:
         scores, pos_label = _scores(args, cols)
+        scores = None if scores is None else scores[0]
         truth, pred = cols.codes[args.truth], cols.codes[args.pred[0]]
         classes, notes = cols.classes, cols.warnings
         del cols  # the rows' lines are no longer needed: only the arrays in use stay
@@ -309,10 +333,35 @@ def _evaluate(args):
         return out
     else:
         a, b = args.pred
-        out = compare(cols.labels[args.truth], cols.labels[a], cols.labels[b], names=(a, b),
-                      **options)  # fmt: skip
+        scores, pos_label = _scores(args, cols)
+        try:
+            out = compare(cols.labels[args.truth], cols.labels[a], cols.labels[b], names=(a, b),
+                          scores=None if scores is None else tuple(scores), pos_label=pos_label,
+                          **options)  # fmt: skip
+        except ValueError as err:  # in the options' terms, not the API's
+            raise InputError(_option_terms(str(err), args)) from None
     out.warnings[:0] = cols.warnings
     return out
+
+
+def _check_score_groups(args) -> list[str]:
+    """The score columns, each once; one --scores (or --proba group) per --pred, refused
+    otherwise, and so is one column for two systems."""
+    option = "--scores" if args.scores else "--proba"
+    groups = [[c] for c in args.scores] if args.scores else list(args.proba or [])
+    if groups and len(groups) != len(args.pred):
+        raise InputError(
+            f"give {option} once per --pred, in the same order (--pred A {option} ... --pred B "
+            f"{option} ...); got {len(args.pred)} --pred and {len(groups)} {option}"
+        )
+    if len(groups) == 2:
+        shared = [c for c in groups[0] if c in groups[1]]
+        if shared:
+            raise InputError(
+                f"column {shared[0]!r} is given as scores of both --pred {args.pred[0]} and "
+                f"--pred {args.pred[1]}; each system's {option} names its own columns"
+            )
+    return list(dict.fromkeys(c for g in groups for c in g))
 
 
 def _check_decimal(args, score_columns) -> None:

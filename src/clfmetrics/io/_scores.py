@@ -1,14 +1,16 @@
 """The command line's score columns: ``--scores`` and ``--proba`` from the rows read, checked.
 
 ``--scores`` is one column for the positive class (``--pos-label``) of two; ``--proba``
-one column per class whose rows sum to 1. Columns named for the classes (the label
+one column per class whose rows sum to 1. Each is given once per ``--pred``, in the same
+order (two systems: two of them). Columns named for the classes (the label
 itself or ``p_<label>``, ``prob_<label>``, ``proba_<label>``) are matched to them by name,
 in whatever order they are given; columns named for no class are taken in class order.
 Some named for classes and some not, or two named for one class, is refused: the
-order would be a guess. Rows (rows off by at most
-``ROUNDING``, as rounding in a file leaves them, are rescaled in place, and a note on
-stderr says so). The matrix is the reader's own matrix of number columns, checked a
-block of rows at a time, so no second matrix and no column of N row sums is held.
+order would be a guess. Rows must sum to 1 (rows off by at most ``ROUNDING``, as
+rounding in a file leaves them, are rescaled in place, and a note on stderr says so).
+For one system the matrix is the reader's own matrix of number columns, checked a block
+of rows at a time, so no second matrix and no column of N row sums is held; two systems'
+matrices are stacked from it.
 Errors of :func:`clfmetrics.report` are put in the options' terms here.
 """
 
@@ -49,6 +51,7 @@ def strip_hint(classes) -> str:
 def option_terms(message: str, args) -> str:
     """An error of ``report(scores=...)`` in the words of the command line's options."""
     given = "the --scores column" if args.scores else "the --proba columns"
+    given += "s" if args.scores and len(args.scores) > 1 else ""
     for api, option in (
         (r"\b1-d scores\b", "--scores"),
         (r"an \((N|\d+), \d+\) probability matrix", "one --proba column per class"),
@@ -101,7 +104,8 @@ def _by_name(names: list[str], classes: list) -> list[str]:
 
 
 def score_columns(args, cols):
-    """The --scores column or the --proba matrix (checked), and the positive class."""
+    """Per ``--pred``, its --scores column or --proba matrix (checked), and the positive
+    class; ``(None, None)`` without scores."""
     classes = cols.classes
     if args.scores and len(classes) != 2:
         shown = classes_text(classes)
@@ -117,39 +121,56 @@ def score_columns(args, cols):
             if pos is None:
                 shown = classes_text(classes)
                 raise InputError(f"--pos-label {args.pos_label} is not one of the classes {shown}")
-        return cols.numbers[args.scores], pos
+        return [cols.numbers[name] for name in args.scores], pos
     if not args.proba:
         return None, None
-    names, shown = list(args.proba), classes_text(classes)
-    if len(names) != len(classes):
-        raise InputError(
-            f"--proba names {len(names)} columns, but there are {len(classes)} classes "
-            f"({shown}): give one column per class, in that order (--labels sets the "
-            f"classes){strip_hint(classes)}"
-        )
-    order = _by_name(names, classes)
-    if order != names:
-        print(
-            "clfmetrics: note: --proba columns matched to the classes by name: "
-            + ", ".join(f"class {c} is column {n!r}" for c, n in zip(classes, order, strict=True)),
-            file=sys.stderr,
-        )
-    if order == list(dict.fromkeys(names)):  # the reader's (N, m) matrix holds them in order
-        proba = cols.matrix
+    shown = classes_text(classes)
+    for names in args.proba:
+        if len(names) != len(classes):
+            raise InputError(
+                f"--proba names {len(names)} columns, but there are {len(classes)} classes "
+                f"({shown}): give one column per class, in that order (--labels sets the "
+                f"classes){strip_hint(classes)}"
+            )
+    orders = [_by_name(list(names), classes) for names in args.proba]
+    for system, names, order in zip(args.pred, args.proba, orders, strict=True):
+        if order != list(names):
+            which = f" of --pred {system}" if len(args.proba) > 1 else ""
+            matched = ", ".join(
+                f"class {c} is column {n!r}" for c, n in zip(classes, order, strict=True)
+            )
+            print(
+                f"clfmetrics: note: --proba columns{which} matched to the classes by name: "
+                + matched,
+                file=sys.stderr,
+            )
+    # The reader's (N, m) matrix holds the distinct number columns in order: used as it is
+    # where it is the one matrix, else each system's columns stacked.
+    if len(orders) == 1 and orders[0] == list(dict.fromkeys(args.proba[0])):
+        matrices = [cols.matrix]
     else:
-        proba = np.stack([cols.numbers[n] for n in order], axis=1)
+        matrices = [np.stack([cols.numbers[n] for n in order], axis=1) for order in orders]
         cols.matrix = None
     cols.numbers.clear()
+    for system, proba in zip(args.pred, matrices, strict=False):
+        _sum_to_one(proba, args, cols, f" of --pred {system}" if len(matrices) > 1 else "")
+    return matrices, None
+
+
+def _sum_to_one(proba, args, cols, which: str) -> None:
+    """Refuse rows that miss 1 by more than ROUNDING; rescale the others in place."""
     worst, row = worst_row_sum(proba)
     if worst > ROUNDING:
         raise InputError(
-            f"{args.file}, line {cols.lines[row]}: the --proba columns sum to "
+            f"{args.file}, line {cols.lines[row]}: the --proba columns{which} sum to "
             f"{proba[row].sum():.4g}, not 1"
         )
     if worst > 1e-6:
         note = f"largest deviation {worst:.2g}, rounding in the file"
-        print(f"clfmetrics: note: --proba rows rescaled to sum to 1 ({note})", file=sys.stderr)
+        print(
+            f"clfmetrics: note: --proba rows{which} rescaled to sum to 1 ({note})",
+            file=sys.stderr,
+        )
         for start in range(0, len(proba), BLOCK):  # in place: the same quotients
             block = proba[start : start + BLOCK]
             block /= block.sum(axis=1)[:, None]
-    return proba, None

@@ -18,6 +18,7 @@ from ._reliability import brier_score, expected_calibration_error, log_loss, rel
 # isort: split
 # The interface to the concerns above, not public API (not in __all__): the proper scores and
 # binned sums on checked probabilities, for the report.
+from ._consistency import calibration_test_in_blocks as calibration_test_in_blocks
 from ._reliability import ROW_SUM_TOLERANCE as ROW_SUM_TOLERANCE
 from ._reliability import binned as binned
 from ._reliability import brier_of as brier_of

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..inference import check_level, check_size, clopper_pearson
-from ._reliability import _bin_items
+from ._reliability import _BLOCK_ITEMS, _bin_items, bin_ids, bin_items, bincount_onto
 
 _BLOCK = 2**20
 
@@ -79,9 +79,12 @@ def _groups(ids, stated, bins):
     return ids[first], values, counts
 
 
-def _calibrated_hits(ids, stated, bins, size, rng):
-    """``size`` draws of the hits per bin if the probabilities were calibrated: (size, bins)."""
-    group_bin, group_p, group_n = _groups(ids, stated, bins)
+def _calibrated_hits(groups, bins, size, rng):
+    """``size`` draws of the hits per bin if the probabilities were calibrated: (size, bins).
+
+    ``groups`` are the distinct probabilities: their bins, values and counts (:func:`_groups`).
+    """
+    group_bin, group_p, group_n = groups
     out = np.empty((size, bins))
     step = max(1, _BLOCK // max(group_n.size, 1))
     for start in range(0, size, step):
@@ -156,7 +159,9 @@ def reliability_band(
     if method == "clopper-pearson":
         low, high = clopper_pearson(hits[full].round(), counts[full], level)
     else:
-        draws = _calibrated_hits(ids, stated, bins, check_size(size), np.random.default_rng(rng))
+        draws = _calibrated_hits(
+            _groups(ids, stated, bins), bins, check_size(size), np.random.default_rng(rng)
+        )
         freq = draws[:, full] / counts[full]
         low, high = np.quantile(freq, [(1 - level) / 2, (1 + level) / 2], axis=0)
     return ReliabilityBand(
@@ -215,11 +220,42 @@ def calibration_test(
     """
     size = check_size(size)
     ids, stated, hit, bins = _bin_items(y_true, proba, bins, "uniform", pos_label, None)
-    n_items = ids.size
     sums = np.bincount(ids, weights=stated, minlength=bins)
     hits = np.bincount(ids, weights=hit.astype(np.float64), minlength=bins)
+    groups = _groups(ids, stated, bins)
+    return _test_of_groups(groups, sums, hits, ids.size, bins, size, np.random.default_rng(rng))
+
+
+def calibration_test_in_blocks(p, pos, cols, bins, size, rng, max_groups):
+    """:func:`calibration_test` of checked probabilities (as :func:`binned` takes them),
+    read a block of items at a time, so that no array of N items is held; None when the
+    items state more than ``max_groups`` distinct probabilities (the test's cost per draw).
+    """
+    values, weights = np.zeros(0), np.zeros(0, np.int64)
+    sums, hits = np.zeros(bins), np.zeros(bins)
+    step = max(1, _BLOCK_ITEMS // (1 if p.ndim == 1 else p.shape[1]))
+    for start in range(0, len(p), step):
+        part = slice(start, start + step)
+        ids, said, hit = bin_items(
+            p[part], None if pos is None else pos[part], None if cols is None else cols[part],
+            bins, "uniform",
+        )  # fmt: skip
+        sums = bincount_onto(sums, ids, said)
+        hits = bincount_onto(hits, ids, hit)
+        merged, where = np.unique(np.r_[values, said], return_inverse=True)
+        weights = np.bincount(where, np.r_[weights, np.ones(said.size, np.int64)], merged.size)
+        values, weights = merged, np.rint(weights).astype(np.int64)
+        if values.size > max_groups:
+            return None
+    groups = (bin_ids(values, bins, "uniform"), values, weights)
+    n_items = int(weights.sum())
+    return _test_of_groups(groups, sums, hits, n_items, bins, size, np.random.default_rng(rng))
+
+
+def _test_of_groups(groups, sums, hits, n_items, bins, size, rng) -> CalibrationTest:
+    """The test from the distinct probabilities ``(bin, value, count)`` and the bins' sums."""
     statistic = float(np.abs(hits - sums).sum() / n_items)
-    draws = _calibrated_hits(ids, stated, bins, size, np.random.default_rng(rng))
+    draws = _calibrated_hits(groups, bins, size, rng)
     null = np.abs(draws - sums).sum(axis=1) / n_items
     # A relative tolerance, so that draws equal to the observed ECE count as ties.
     extreme = np.count_nonzero(null >= statistic * (1 - 1e-9) - 1e-12)

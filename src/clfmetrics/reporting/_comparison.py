@@ -3,8 +3,10 @@
 :func:`compare` gives, for each metric of ``clfmetrics.METRICS``, both
 scores, the paired bootstrap interval of the difference and the permutation
 p-value, plus McNemar's exact test for accuracy, the report's class warnings
-for both systems, and a note wherever a test and its interval disagree; it renders as text
-(``str``), as HTML in Jupyter and as ``to_dict()`` / ``to_json()``.
+for both systems, and a note wherever a test and its interval disagree; given both
+systems' scores, the difference of their ROC AUCs by DeLong's paired test and a paired
+bootstrap (:mod:`clfmetrics.reporting._paired_scores`). It renders as text (``str``), as
+HTML in Jupyter and as ``to_dict()`` / ``to_json()``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ from ..inference import (
 )
 from ..metrics import registry
 from ._html import Rendered
+from ._paired_scores import PairedScores
 from ._render import Section, interval_dict, interval_text, plain_labels
+from ._scores import check_scores
 from ._warnings import centred_warnings, class_warnings, undefined_share_warnings
 
 #: Entries of METRICS for which higher is not better.
@@ -38,7 +42,7 @@ NOT_A_SCORE = frozenset({"delta_f1"})
 class Comparison(Rendered):
     """What :func:`compare` returns; see there."""
 
-    def __init__(self, rows, counts, n, labels, names, level, size, rng):
+    def __init__(self, rows, counts, n, labels, names, level, size, rng, scores=None):
         self.labels, self.names = list(labels), tuple(names)
         self.level, self.size = level, size
         #: The seed of the resamples and swaps, or None where the caller gave no seed.
@@ -60,6 +64,12 @@ class Comparison(Rendered):
             zip(family, holm([self.pvalues[k] for k in family]).tolist(), strict=True)
         )
         self.mcnemar = mcnemar_of_patterns(rows, counts)
+        #: The paired ROC AUC differences (PairedScores), or None without scores=.
+        self.ranking = None
+        if scores is not None:  # drawn after the metrics': their numbers stay as without
+            truth, preds, checked, pos = scores
+            self.ranking = PairedScores(truth, preds, checked, pos, self.labels, self.names,
+                                        level, size, rng, self.seed)  # fmt: skip
         # The report's class warnings, for both systems; those of the truth once.
         both = class_warnings(m_a, self.labels, names[0]) + class_warnings(m_b, labels, names[1])
         close = near_duplicates(self.labels)
@@ -67,6 +77,7 @@ class Comparison(Rendered):
         undefined = undefined_share_warnings(self.differences, "paired interval")
         undefined += centred_warnings(self.differences, "paired interval")
         self.warnings = ([close] if close else []) + list(dict.fromkeys(both)) + undefined
+        self.warnings += [] if self.ranking is None else self.ranking.warnings
 
     def __repr__(self) -> str:
         d = self.differences["accuracy"]
@@ -181,6 +192,7 @@ class Comparison(Rendered):
             },
             "holm_family": "the permutation p-values of every metric in 'metrics' except "
             "delta_f1 (not a score); McNemar's test is not in the family",
+            "scores": None if self.ranking is None else self.ranking.to_dict(),
             "warnings": list(self.warnings),
             "test_interval_disagreements": self.disagreements(),
         }
@@ -214,6 +226,7 @@ class Comparison(Rendered):
                 ["metric", a, b, "difference", "low", "high", "p", "p Holm", "favours"],
                 rows,
             ),
+            *([] if self.ranking is None else self.ranking.sections()),
             Section("Notes", notes=self._notes()),
             Section("Warnings", notes=self.warnings or ["none"]),
         ]
@@ -229,6 +242,8 @@ def compare(
     pred_a,
     pred_b,
     *,
+    scores=None,
+    pos_label=None,
     labels=None,
     names=_DEFAULT_NAMES,
     level=0.95,
@@ -249,6 +264,19 @@ def compare(
     Parameters
     ----------
     y_true, pred_a, pred_b : sequence of hashable labels, equal length
+    scores : pair of array_like, optional
+        ``(scores_a, scores_b)``, the scores behind each system's predictions, both of
+        shape ``(N,)`` (binary: the positive class's score) or both ``(N, n)`` (a column
+        per class, in the order of ``labels``), as ``scores=`` of :func:`report`. Adds
+        each system's ROC AUC (binary; or each column against the rest and their macro
+        mean) and the difference A - B with DeLong's paired test and interval (as
+        :func:`clfmetrics.inference.compare_auc`) and a paired percentile bootstrap that
+        resamples the items within each true class (``min(size, 2000)`` resamples, fewer
+        on large sets, at least 200), with pROC's bootstrap test; a row favours a system
+        only where both intervals exclude 0 on its side. These p-values are outside the
+        Holm family of the metrics.
+    pos_label : label, optional
+        For 1-d scores: the class they score (default: the second class of ``labels``).
     labels : sequence, optional
     names : pair of str, default ("A", "B")
         How the two systems are called in the output. Not given, the ``name`` of
@@ -267,7 +295,8 @@ def compare(
     Comparison
         ``verdicts()`` favour a system only where the interval and the Holm-adjusted
         test agree. ``scores``, ``differences``, ``pvalues``, ``pvalues_holm``, ``mcnemar``,
-        ``warnings`` (the report's class warnings, for both systems), ``verdicts()``,
+        ``warnings`` (the report's class warnings, for both systems), ``ranking`` (the
+        ROC AUC differences, None without ``scores``), ``verdicts()``,
         ``disagreements()`` (where a test and its interval disagree); ``str()``,
         HTML in Jupyter, ``to_dict()`` and ``to_json()``.
 
@@ -280,7 +309,10 @@ def compare(
     """
     # Each item is a combination with count 1: the same code path as counts from an engine.
     arguments = ("y_true", "pred_a", "pred_b")
-    return _counted(y_true, pred_a, pred_b, None, labels, names, level, size, rng, arguments)
+    if scores is None and pos_label is not None:
+        raise ValueError("pos_label names the class that scores score; no scores= given")
+    return _counted(y_true, pred_a, pred_b, None, labels, names, level, size, rng, arguments,
+                    scores, pos_label)  # fmt: skip
 
 
 def compare_from_counts(
@@ -339,11 +371,31 @@ def _system_names(pred_a, pred_b, names) -> tuple:
     return names
 
 
-def _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arguments):
+def _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arguments,
+             scores=None, pos_label=None):  # fmt: skip
     level, size = check_level(level), check_size(size)
     names = _system_names(pred_a, pred_b, names)
     if len(names) != 2 or len(set(map(str, names))) != 2:
         raise ValueError(f"names must be two different names; got {names!r}")
     codes, weights, n, labels = counted_codes(truth, [pred_a, pred_b], counts, labels, arguments)
+    checked = None if scores is None else _paired_scores(scores, codes, labels, pos_label)
     rows, counts = patterns(codes, n, weights)
-    return Comparison(rows, counts, n, labels, tuple(map(str, names)), level, size, rng)
+    return Comparison(rows, counts, n, labels, tuple(map(str, names)), level, size, rng,
+                      checked)  # fmt: skip
+
+
+def _paired_scores(scores, codes, labels, pos_label):
+    """``(truth, preds, (scores_a, scores_b), pos)``: the two systems' scores checked."""
+    if not isinstance(scores, (tuple, list)) or len(scores) != 2:
+        raise ValueError(
+            "scores must be a pair (scores_a, scores_b), one array per system; got "
+            f"{type(scores).__name__}"
+            + (f" of length {len(scores)}" if hasattr(scores, "__len__") else "")
+        )
+    checked = [check_scores(s, len(codes[0]), labels, pos_label) for s in scores]
+    if checked[0][0].shape != checked[1][0].shape:
+        raise ValueError(
+            f"scores_a and scores_b differ in shape: {checked[0][0].shape} vs "
+            f"{checked[1][0].shape}; give both systems the same kind of scores"
+        )
+    return codes[0], codes[1:], (checked[0][0], checked[1][0]), checked[0][1]

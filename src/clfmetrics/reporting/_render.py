@@ -334,6 +334,7 @@ def reporting_paragraph(rep) -> str:
         "A precision or recall that is 0/0 on the test set counts as 0; resamples on "
         "which a metric is undefined while the test set is not are left out of its "
         "interval."
+        + rep.binary_sentence()
         + ("" if rep.scores is None else rep.scores.sentence())
         + " Computed with clfmetrics (rows = predictions, columns = reference)."
     )

@@ -5,10 +5,12 @@ every metric of ``clfmetrics.METRICS`` with a bootstrap interval, the
 class-wise precision, recall and F1 next to each class's bias and prevalence,
 both macro F1s and their gap, chance baselines, prevalence-calibrated scores,
 exact (Clopper-Pearson) intervals where the bootstrap fails (a zero-width
-interval, a class under 10 items), warnings, and a suggested reporting
+interval, a class under 10 items), for two classes sensitivity, specificity, PPV
+and NPV with exact intervals under the matrix, warnings, and a suggested reporting
 paragraph. Given ``scores=``, it adds ROC AUC and average precision with
-their intervals and, for probabilities, the Brier score, log loss, expected
-calibration error and a reliability table. It renders as text (``str``), HTML in
+their intervals and, for probabilities, the Brier score with its skill score
+against the constant class mix, log loss, expected calibration error and a
+reliability table. It renders as text (``str``), HTML in
 Jupyter, ``to_dict()``, ``to_json()``, ``to_markdown()``, ``to_csv()``, ``to_frame()``
 (pandas) and ``to_html()`` (one self-contained page, the scores' curves inline).
 
@@ -43,6 +45,7 @@ from ..metrics import (
     recall,
     registry,
 )
+from ._binary import binary_rates, binary_section, binary_sentence
 from ._html import Rendered, score_figures
 from ._render import (
     Section,
@@ -130,7 +133,21 @@ class Report(Rendered):
         )
         #: Clopper-Pearson intervals of accuracy and of each class's recall.
         self.exact = exact_intervals(self.matrix, self.labels, level)
+        #: Sensitivity, specificity, PPV and NPV with exact intervals for two classes, else None.
+        self.binary = None if len(self.labels) != 2 else binary_rates(
+            self.matrix, self.labels, self._positive(), level
+        )  # fmt: skip
         self.warnings = self._warnings()
+
+    def _positive(self) -> int:
+        """The positive class of a binary report: the one the scores score, else the second."""
+        if self.scores is not None and self.scores.binary:
+            return self.labels.index(self.scores.positive)
+        return 1
+
+    def binary_sentence(self) -> str:
+        """The paragraph's sentence on the four binary rates ("" for more classes)."""
+        return "" if self.binary is None else binary_sentence(self.binary)
 
     @staticmethod
     def _baselines(matrix):
@@ -216,6 +233,7 @@ class Report(Rendered):
                 "accuracy": self.exact["accuracy"],
                 "recall": {str(k): v for k, v in self.exact["recall"].items()},
             },
+            "binary_rates": self.binary,
             "scores": None if self.scores is None else self.scores.to_dict(),
             "warnings": list(self.warnings),
             "reporting_block": self.reporting_block(),
@@ -243,6 +261,7 @@ class Report(Rendered):
         base_rows = [[k, *(num(self.baselines[b][k]) for b in names)] for k in _BASELINES]
         return [
             matrix_section(self.matrix, self.labels),
+            *([] if self.binary is None else [binary_section(self.binary)]),
             Section(
                 f"Metrics ({count(self.n_items, 'item')}, {lv} percentile bootstrap, "
                 f"{count(self.size, 'resample')}, {seed_text(self.seed)})",
@@ -305,15 +324,16 @@ def report(
         positive class (any real score for the ranking; probabilities for the
         rest). ``(N, n)``: a probability matrix, column ``k`` for ``labels[k]``.
         Adds ROC AUC and average precision with their intervals (one class
-        against the rest per column; a stratified percentile bootstrap of
-        ``min(size, 2000)`` resamples, whose cost grows with the number of
-        distinct scores), and for probabilities the Brier score, the
-        log loss, the expected calibration error (10 equal-width bins; top-label
-        confidence for a matrix) and a reliability table. A ranking whose smaller
-        class has fewer than 20 items (``small_samples.SMALL_CLASS``) gets a warning
-        quoting the simulated coverage of its ROC AUC interval at 14 positives
-        (``small_samples.SMALL_CLASS_COVERAGE``: 0.82 percentile, 0.87 BCa, 0.80
-        DeLong for a nominal 0.95; ``tests/inference/test_auc.py`` reruns it).
+        against the rest per column; stratified bootstraps of ``min(size, 2000)``
+        resamples, BCa for AP, whose cost grows with the number of distinct
+        scores), and for probabilities the Brier score, the log loss, the expected
+        calibration error (10 equal-width bins; top-label confidence for a matrix)
+        and a reliability table. Each ROC AUC interval is looked up in the library's
+        simulated table of coverage (``AUC_COVERAGE``, by the smaller class's size, the
+        ratio of the classes and the AUC): where its method covered less than
+        ``COVERAGE_FLAG`` there, the report warns with the table's numbers, and with
+        ``auc_method="auto"`` it gives the interval the table finds best
+        (``auc_method_for``) instead, saying so.
     labels : sequence, optional
         The classes, in the order of the matrix (default: sorted union of the labels).
     pos_label : label, optional
@@ -322,7 +342,8 @@ def report(
         The ROC AUC intervals' method (see :func:`clfmetrics.inference.auc_interval`).
         "auto": the percentile bootstrap below 50,000 items, DeLong's interval from
         there (``AUC_DELONG_FROM``), whose cost is one sort where the bootstrap's grows
-        with the number of distinct scores.
+        with the number of distinct scores; for a class the simulated table finds that
+        method short for, the method it finds best there.
     level : float, default 0.95
         Nominal coverage of the bootstrap intervals.
     size : int, default 10_000
@@ -339,8 +360,11 @@ def report(
         ``over_predicted`` / ``under_predicted``, ``baselines``, ``calibrated``,
         ``exact`` (Clopper-Pearson intervals of accuracy and of each recall, shown
         when a bootstrap interval has zero width or a class has fewer than 10
-        items), ``scores``, ``warnings``; ``str()``, HTML in Jupyter, ``to_dict()``
-        and ``to_json()``.
+        items), ``binary`` (two classes: sensitivity, specificity, PPV and NPV with
+        exact Clopper-Pearson intervals, the positive class being the one ``scores``
+        score, else the second; None for more classes), ``scores`` (with the Brier
+        skill score ``1 - Brier / Brier of the constant class mix``), ``warnings``;
+        ``str()``, HTML in Jupyter, ``to_dict()`` and ``to_json()``.
 
     Examples
     --------

@@ -19,10 +19,14 @@ import numpy as np
 from .._base.checks import reject_masked
 from .._base.numbers import count, fixed, num
 from ..inference import (
+    CENTRED,
+    COVERAGE_FLAG,
     ROWS,
     area_interval,
+    auc_method_for,
     centred_on_estimate,
     class_cells,
+    expected_coverage,
     macro_auc_interval,
     small_class_warning,
 )
@@ -30,6 +34,7 @@ from ..probabilities import (
     ROW_SUM_TOLERANCE,
     binned,
     brier_of,
+    calibration_test_in_blocks,
     ece_of,
     log_loss_of,
     worst_row_sum,
@@ -38,11 +43,17 @@ from ._render import Section, interval_dict, interval_text, reported_text
 
 #: Equal-width bins of the reliability table and the ECE.
 BINS = 10
+#: Outcome draws of the report's calibration test, and the most binomial draws it makes
+#: (draws times distinct probabilities): beyond that it is left to ``calibration_test``.
+CALIBRATION_DRAWS, CALIBRATION_BUDGET = 999, 2 * 10**7
 #: At most this many resamples for each ranking interval: a resample costs one pass over
 #: the (distinct score, class) cells, up to N of them, where a matrix metric's costs n**2.
 RANKING_SIZE = 2_000
-#: How the report's ROC AUC intervals are computed ("auto": see AUC_DELONG_FROM).
+#: How the report's ROC AUC intervals are computed ("auto": see AUC_DELONG_FROM; where the
+#: simulated table finds that method short for a class, the one it finds best there).
 AUC_METHODS = ("auto", "percentile", "bca", "delong")
+#: The method of the AP intervals (percentile for a class of one item: BCa needs two).
+AP_METHOD = "bca"
 #: From this many items, "auto" uses DeLong's interval: the bootstrap's cost grows with the
 #: number of distinct scores (a minute at 10**6), DeLong's is one sort, and at this size
 #: the normal approximation behind it is accurate unless the AUC is within a few 1/N of 0 or 1.
@@ -98,9 +109,10 @@ class ScoreSummary:
         self.size = size = min(size, RANKING_SIZE)
         if auc_method not in AUC_METHODS:
             raise ValueError(f"auc_method must be one of {AUC_METHODS}; got {auc_method!r}")
-        if auc_method == "auto":
+        auto = auc_method == "auto"
+        if auto:
             auc_method = "delong" if len(truth) >= AUC_DELONG_FROM else "percentile"
-        #: The method of the ROC AUC intervals (AP's are always percentile).
+        #: The method of the ROC AUC intervals (a small class's may differ: see _ranking).
         self.auc_method = auc_method
         self.binary = scores.ndim == 1
         self.positive = labels[pos] if self.binary else None
@@ -109,7 +121,8 @@ class ScoreSummary:
         columns = [(pos, scores)] if self.binary else list(enumerate(scores.T))
         #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
         self.ranking = {
-            labels[k]: _ranking(truth == k, s, level, size, rng, auc_method) for k, s in columns
+            labels[k]: _ranking(truth == k, s, level, size, rng, auc_method, auto)
+            for k, s in columns
         }
         #: Macro-averaged one-vs-rest ROC AUC with its interval (matrices; None if undefined).
         self.macro_auc = (
@@ -144,15 +157,20 @@ class ScoreSummary:
         per_class = np.bincount(truth, minlength=len(labels))
         for k, _ in columns:
             auc, _ = self.ranking[labels[k]]
-            small = int(min(per_class[k], len(truth) - per_class[k]))
-            flag = None if auc is None else small_class_warning(labels[k], small, auc.method, level)
+            sizes = int(per_class[k]), int(len(truth) - per_class[k])
+            over = None if auc is None or auc.method == auc_method else auc_method
+            flag = (
+                None
+                if auc is None
+                else small_class_warning(labels[k], *sizes, auc.estimate, auc.method, level, over)
+            )
             self.warnings += [flag] if flag else []
         self.warnings += [
             f"the AP resamples of class {lab!s} all fell on one side of its estimate (a "
             "resampling bias of AP where the ranking puts that class near the bottom); its "
-            "interval is the percentile interval moved to centre on the estimate"
+            "interval is the bootstrap interval moved to centre on the estimate"
             for lab, (_, ap) in self.ranking.items()
-            if ap is not None and ap.method.startswith("percentile, centred")
+            if ap is not None and ap.method.endswith(CENTRED)
         ]
         self.proper: dict[str, float] = {}
         self.reliability = None
@@ -175,17 +193,21 @@ class ScoreSummary:
             "log_loss": log_loss_of(scores, pos_of, cols),
             "log_loss_of_class_mix": log_loss_of(constant, pos_of, cols),
             "expected_calibration_error": ece_of(counts, hits, stated, False),
+            "expected_calibration_error_debiased": ece_of(counts, hits, stated, True),
+            "squared_calibration_error_debiased": ece_of(counts, hits, stated, True, 2),
+            "calibration_test_pvalue": _calibration_pvalue(scores, pos_of, cols, rng),
         }
+        self.proper["brier_skill_score"] = brier_skill(self.proper)
         self.reliability = (hits / counts, stated / counts, counts)
 
     def sentence(self) -> str:
         """One sentence for the report's suggested paragraph."""
         ranked = [(lab, iv) for lab, (iv, _) in self.ranking.items() if iv is not None]
         if self.binary:
-            shown = f"{reported_text(ranked[0][1])}" if ranked else "undefined"
+            shown = f"{_auc_text(ranked[0][1])}" if ranked else "undefined"
             out = f" ROC AUC of the scores of class {self.positive!s}: {shown}."
         else:
-            shown = "; ".join(f"{lab!s} {reported_text(iv)}" for lab, iv in ranked) or "undefined"
+            shown = "; ".join(f"{lab!s} {_auc_text(iv)}" for lab, iv in ranked) or "undefined"
             out = f" One-vs-rest ROC AUC per class: {shown}."
             if self.macro_auc is not None:
                 out += f" Their macro average: {reported_text(self.macro_auc)}."
@@ -193,8 +215,16 @@ class ScoreSummary:
             p = self.proper
             out += (
                 f" Brier score {fixed(p['brier_score'])} (constant class mix "
-                f"{fixed(p['brier_score_of_class_mix'])}), log loss {fixed(p['log_loss'])}, "
-                f"ECE {fixed(p['expected_calibration_error'])} ({BINS} equal-width bins)."
+                f"{fixed(p['brier_score_of_class_mix'])}; {_skill_text(p)}), "
+                f"log loss {fixed(p['log_loss'])}, "
+                f"ECE {fixed(p['expected_calibration_error'])} ({BINS} equal-width bins; "
+                f"debiased squared error {fixed(p['squared_calibration_error_debiased'])}"
+                + (
+                    ""
+                    if p["calibration_test_pvalue"] is None
+                    else f"; calibration test p = {fixed(p['calibration_test_pvalue'])}"
+                )
+                + ")."
             )
         return out
 
@@ -226,12 +256,16 @@ class ScoreSummary:
             f"scores of class {self.positive}" if self.binary else "each column against the rest"
         )
         rows = [[str(lab), *_cells(auc), *_cells(ap)] for lab, (auc, ap) in self.ranking.items()]
+        others = {auc.method for auc, _ in self.ranking.values() if auc is not None}
+        switched = (
+            "" if others <= {self.auc_method} else " (another for a small class: see the warnings)"
+        )
         if not self.binary:
             rows.append(["macro (one-vs-rest)", *_cells(self.macro_auc), "", "", ""])
         out = [
             Section(
-                f"Ranking ({which}; {lv} intervals: ROC AUC {self.auc_method}, AP percentile "
-                f"bootstrap, {count(self.size, 'resample')}, the classes resampled apart)",
+                f"Ranking ({which}; {lv} intervals: ROC AUC {self.auc_method}{switched}, AP "
+                f"BCa bootstrap, {count(self.size, 'resample')}, the classes resampled apart)",
                 ["class", "ROC AUC", "low", "high", "AP", "low", "high"],
                 rows,
                 [
@@ -252,6 +286,7 @@ class ScoreSummary:
                         ]
                     ),
                     *self.notes,
+                    *_below_chance_notes(self.ranking),
                 ],
             )
         ]
@@ -265,10 +300,24 @@ class ScoreSummary:
                 ["score", "value", "constant class mix"],
                 [
                     ["Brier score", num(p["brier_score"]), num(p["brier_score_of_class_mix"])],
+                    [SKILL_ROW, num(p["brier_skill_score"]), num(0.0)],
                     ["log loss", num(p["log_loss"]), num(p["log_loss_of_class_mix"])],
                     [
                         f"ECE, {BINS} equal-width bins{what}",
                         num(p["expected_calibration_error"]),
+                        "",
+                    ],
+                    ["ECE, debiased", num(p["expected_calibration_error_debiased"]), ""],
+                    [
+                        "squared calibration error, debiased",
+                        num(p["squared_calibration_error_debiased"]),
+                        "",
+                    ],
+                    [
+                        "calibration test (p-value)",
+                        "not run: too many distinct probabilities; call calibration_test"
+                        if p["calibration_test_pvalue"] is None
+                        else num(p["calibration_test_pvalue"]),
                         "",
                     ],
                 ],
@@ -278,8 +327,13 @@ class ScoreSummary:
                     "else; the error rate of the most probable class is lowest there too, but "
                     "not only there. The constant class "
                     "mix is the score of always stating each class's share of the test set. "
-                    "ECE depends on the bins. Calibration here means the probabilities, not "
-                    "the book's prevalence calibration."
+                    "ECE depends on the bins and is biased upward with few items per bin; "
+                    "its debiased form removes only part of that bias, the debiased squared "
+                    "error (Kumar, Liang & Ma 2019) all of it. The calibration test "
+                    f"({CALIBRATION_DRAWS} draws of calibrated outcomes) says whether the "
+                    "gaps exceed noise. Calibration here means the probabilities, not "
+                    "the book's prevalence calibration.",
+                    SKILL_NOTE,
                 ],
             )
         )
@@ -300,6 +354,49 @@ class ScoreSummary:
             )
         )
         return out
+
+
+#: The Brier skill score's row and note in the probabilities table.
+SKILL_ROW = "Brier skill score"
+SKILL_NOTE = (
+    "The Brier skill score is 1 - Brier / Brier_ref, the reference Brier_ref being the "
+    "constant class mix's Brier score beside it: 0 is no better than always stating the "
+    "test set's class shares, 1 is perfect, below 0 is worse than the class mix. Higher is "
+    "better; it is undefined where the test set has one class (Brier_ref = 0)."
+)
+
+
+def brier_skill(proper: dict) -> float:
+    """1 - Brier / Brier of the constant class mix (NaN where that reference is 0)."""
+    ref = proper["brier_score_of_class_mix"]
+    return 1 - proper["brier_score"] / ref if ref > 0 else float("nan")
+
+
+def _skill_text(p: dict) -> str:
+    skill = p["brier_skill_score"]
+    shown = "undefined" if skill != skill else fixed(skill)
+    return f"Brier skill score against it {shown}"
+
+
+def _auc_text(iv) -> str:
+    """A ROC AUC for the paragraph, with the caveat beside it where its whole interval lies
+    below 0.5 (as the warning says: a ranking below chance is most often a swapped class)."""
+    if iv.high >= 0.5:
+        return reported_text(iv)
+    return (
+        f"{reported_text(iv)}, below 0.5 with its whole interval: the scores rank this class "
+        "below the others, as a swapped positive class or swapped columns would; check them "
+        "before reporting this number"
+    )
+
+
+def _below_chance_notes(ranking: dict) -> list[str]:
+    """The ranking table's note on each ROC AUC whose whole interval lies below 0.5."""
+    return [
+        f"The ROC AUC of class {lab!s}, {_auc_text(auc)}."
+        for lab, (auc, _) in ranking.items()
+        if auc is not None and auc.high < 0.5
+    ]
 
 
 def _not_probabilities(scores: np.ndarray) -> list[str]:
@@ -326,8 +423,12 @@ def _plain(iv):
     return None if iv is None else {**interval_dict(iv), "method": iv.method}
 
 
-def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="percentile") -> tuple:
-    """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
+def _ranking(is_class, s, level, size, rng, method="percentile", auto=False) -> tuple:
+    """ROC AUC and AP of one class's scores, with intervals; None where undefined.
+
+    ``auto``: where the simulated table (``expected_coverage``) finds ``method`` short of
+    ``COVERAGE_FLAG`` for this class, the ROC AUC interval is the method it finds best.
+    """
     if is_class.all() or not is_class.any():
         return None, None
     # The scores were checked where they entered: the cells are counted from the column in
@@ -335,7 +436,14 @@ def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="perc
     # would check and sort copies of it, each).
     cells = class_cells(is_class, s)
     auc = area_interval("roc_auc", cells, level, size, method, rng)
-    ap = area_interval("average_precision", cells, level, size, "percentile", rng)
+    n_pos, n_neg = cells.sizes
+    if auto and (expected_coverage(n_pos, n_neg, auc.estimate, method) or 0) < COVERAGE_FLAG:
+        better = auc_method_for(n_pos, n_neg, auc.estimate)
+        auc = auc if better == method else area_interval("roc_auc", cells, level, size, better, rng)
+    # BCa for AP: at a small class the percentile interval falls short where BCa does not
+    # (AP_COVERAGE); BCa's jackknife needs two items of each class.
+    ap_method = AP_METHOD if min(n_pos, n_neg) >= 2 else "percentile"
+    ap = area_interval("average_precision", cells, level, size, ap_method, rng)
     return auc, _centred(ap)
 
 
@@ -371,3 +479,10 @@ def argmax_warning(pred_codes: np.ndarray, scores: np.ndarray, pos, labels: list
         f"{what} differs from the predictions on {share:.0%} of the items: {fix} "
         "If the predictions come from other scores or thresholds, say so."
     ]
+
+
+def _calibration_pvalue(scores, pos_of, cols, rng) -> float | None:
+    """The calibration test's p-value, or None where its draws would exceed the budget."""
+    most = CALIBRATION_BUDGET // CALIBRATION_DRAWS
+    test = calibration_test_in_blocks(scores, pos_of, cols, BINS, CALIBRATION_DRAWS, rng, most)
+    return None if test is None else test.pvalue

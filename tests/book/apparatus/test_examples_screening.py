@@ -11,11 +11,13 @@ from clfbook.examples.screening import (
     SLOPE,
     THRESHOLDS,
     fit_logistic_1d,
+    grid_population,
     grid_stack,
     screening_data,
     screening_scores,
     split_indices,
     split_sweeps,
+    threshold_coverage,
     validation_choice,
 )
 from clfmetrics import best_threshold, threshold_stack
@@ -123,3 +125,20 @@ def test_validation_choice_takes_the_highest_of_equal_thresholds():
     assert honest[0] == 1 and tuned[0] == 5
     with pytest.raises(ValueError, match="one value per matrix"):
         validation_choice(lambda s: s[..., 1], val, test)
+
+
+def test_grid_population_is_the_limit_of_the_sampled_sweeps():
+    pop = grid_population(-2.0, 1.9)
+    assert np.allclose(pop.sum(axis=(1, 2)), 1.0)
+    x, y = screening_data(400_000, rng=3)
+    sampled = grid_stack(y, screening_scores(-2.0, 1.9, x)) / len(y)
+    # Every cell of every threshold within five standard errors of its sampled share.
+    assert np.all(np.abs(sampled - pop) <= 5 * np.sqrt(pop * (1 - pop) / len(y)) + 1e-12)
+
+
+def test_threshold_coverage_counts_both_targets_of_both_intervals():
+    got = threshold_coverage(INTERCEPT, SLOPE, 300, 300, repetitions=20, size=200, rng=0)
+    assert set(got) == {"test_only", "rule"}
+    for row in got.values():
+        assert set(row) == {"deployed", "recipe"}
+        assert all(0.6 <= share <= 1 and share * 20 == round(share * 20) for share in row.values())
