@@ -149,12 +149,19 @@ def test_delong_interval_stays_in_the_unit_interval():
 
 
 @pytest.mark.parametrize(
-    ("counts", "by_items"),
-    [([700, 200, 90, 10], False), ([1] * 40 + [2, 3], True), ([5, 9, 30, 2, 14] * 12, False)],
+    ("counts", "way"),
+    [
+        ([700, 200, 90, 10], "binomials"),
+        ([1] * 40 + [2, 3], "items"),
+        ([5, 9, 30, 2, 14] * 3, "items"),  # few cells of under 16 items: e67cb27's items
+        ([50, 90, 300, 20, 140] * 12, "binomials"),
+        ([5, 9, 30, 2, 14] * 60, "poisson"),
+    ],
 )
-def test_both_ways_of_drawing_are_the_multinomial(counts, by_items):
+def test_the_three_ways_of_drawing_are_the_multinomial(counts, way):
     counts = np.array(counts)
-    assert ac._by_items(counts) == by_items  # each way is tested
+    # Each way is tested: items, numpy's multinomial, Poisson splitting with a top-up.
+    assert ac._way(counts) == way
     n, p = counts.sum(), counts / counts.sum()
     x = ac._draw(counts, 40_000, np.random.default_rng(2))
     assert (x.sum(axis=1) == n).all() and (x >= 0).all()

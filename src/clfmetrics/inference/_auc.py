@@ -18,7 +18,11 @@ separately (each keeps its size, as pROC's default bootstrap does), by percentil
 BCa ends, or take DeLong's variance for the AUC (in Sun & Xu's ``O(N log N)`` form), on
 the AUC's scale or the logit's, or Newcombe's score interval; :func:`compare_auc` is
 DeLong's paired test. How often each covers the true AUC when a class is small is
-simulated in ``_small_classes.py``.
+simulated in ``_small_classes.py``. With many items and many cells (``CONTROL_ITEMS``
+in the smaller class, ``CONTROL_CELLS`` cells) the bootstrap's ends are estimated from
+fewer of the same resamples, with the linear part of the area as a control variate
+(:mod:`._controlled`, Efron 1990): the same bootstrap distribution, its quantiles as
+precise as the plain ones from ``size``.
 
 References: DeLong, DeLong & Clarke-Pearson (1988); Sun & Xu (2014); Robin et al.
 (2011, pROC); Efron & Tibshirani (1993); Newcombe (2006); Pohar Perme & Manevski (2019).
@@ -36,6 +40,7 @@ from .._base.checks import reject_masked
 from .._base.numbers import fixed
 from ..scores import positives
 from . import _bootstrap as rs
+from . import _controlled as ct
 from ._bootstrap import bounds
 from ._interval import Interval
 
@@ -232,6 +237,61 @@ def _items_into_cells(counts: np.ndarray, rows: int, rng) -> np.ndarray:
     return np.bincount(picks.ravel(), minlength=rows * counts.size).reshape(rows, -1)
 
 
+#: Below this mean a Poisson variate is drawn by inverting its CDF (numpy's multiplication
+#: method costs about ``mean + 1`` uniforms and products there).
+_INVERT_BELOW = 10.0
+
+
+def _poisson(counts: np.ndarray, scale: float, rows: int, rng) -> np.ndarray:
+    """``rows`` rows of independent Poisson variates with means ``counts * scale`` (int64).
+
+    Means of ``_INVERT_BELOW`` and more: numpy's ``poisson`` (PTRS). The smaller
+    means belong to a few whole counts: each one's CDF, to 64 terms (its tail beyond
+    is below 1e-25), is inverted at one uniform per variate (:func:`_inverted`),
+    exact to the rounding of the CDF.
+    """
+    x = np.empty((rows, counts.size), np.int64)
+    lam = counts * scale
+    small = lam < _INVERT_BELOW
+    if not small.all():
+        x[:, ~small] = rng.poisson(lam[~small], size=(rows, int((~small).sum())))
+    if small.any():
+        cols = np.flatnonzero(small)
+        u = rng.random((rows, cols.size))
+        k = np.arange(64)
+        log_factorial = np.cumsum(np.log(np.maximum(k, 1)))
+        order = np.argsort(counts[cols], kind="stable")  # the columns, grouped by count
+        values, starts = np.unique(counts[cols][order], return_index=True)
+        ends = np.r_[starts[1:], order.size]
+        for value, start, end in zip(values, starts, ends, strict=True):
+            at = order[start:end]
+            mean = float(value) * scale
+            if mean == 0:
+                x[:, cols[at]] = 0
+                continue
+            cdf = np.cumsum(np.exp(k * math.log(mean) - mean - log_factorial))
+            x[:, cols[at]] = _inverted(cdf, u[:, at])
+    return x
+
+
+def _inverted(cdf: np.ndarray, u: np.ndarray, buckets: int = 4096) -> np.ndarray:
+    """``np.searchsorted(cdf, u, side="right")``, the same integers, mostly by a table.
+
+    ``u`` in [0, 1) falls in one of ``buckets`` equal buckets; where no value of
+    ``cdf`` lies inside its bucket (all but at most ``cdf.size`` of them), every
+    ``u`` of the bucket has the same answer, read from a table; the others are
+    searched. (A search among 64 numbers at random costs tens of mispredicted branches.)
+    """
+    edges = np.arange(buckets + 1) / buckets
+    first = np.searchsorted(cdf, edges[:-1], side="right")  # the answer at the bucket's start
+    inside = np.searchsorted(cdf, edges[1:], side="left") > first
+    j = (u * buckets).astype(np.intp)
+    out = first[j]
+    again = inside[j]
+    out[again] = np.searchsorted(cdf, u[again], side="right")
+    return out
+
+
 def _poisson_topped_up(counts: np.ndarray, rows: int, rng) -> np.ndarray:
     """``rows`` multinomial draws over cells by Poisson splitting, topped up item by item.
 
@@ -245,12 +305,12 @@ def _poisson_topped_up(counts: np.ndarray, rows: int, rng) -> np.ndarray:
     whatever ``t``: the draw is exact.
     """
     total = int(counts.sum())
-    lam = counts * ((total - 3.0 * np.sqrt(total)) / total)
-    x = rng.poisson(lam, size=(rows, counts.size))
+    scale = (total - 3.0 * np.sqrt(total)) / total
+    x = _poisson(counts, scale, rows, rng)
     got = x.sum(axis=1)
     over = np.flatnonzero(got > total)
     while over.size:  # rare: about 0.1 % of the rows, each drawn again until t <= n
-        x[over] = rng.poisson(lam, size=(over.size, counts.size))
+        x[over] = _poisson(counts, scale, over.size, rng)
         got[over] = x[over].sum(axis=1)
         over = over[got[over] > total]
     missing = total - got
@@ -263,16 +323,26 @@ def _poisson_topped_up(counts: np.ndarray, rows: int, rng) -> np.ndarray:
     return x
 
 
-def _by_items(counts: np.ndarray) -> bool:
-    """Whether to draw a class's counts item by item (fewer than 3 items per cell on average).
+def _way(counts: np.ndarray) -> str:
+    """How to draw a class's counts: ``"items"``, ``"binomials"`` or ``"poisson"``.
 
-    One uniform integer per item costs about a third of one Poisson variate per cell
-    (numpy's ``poisson``: the multiplication method below a mean of 10, PTRS above),
-    and ``numpy.random.Generator.multinomial`` (one conditional binomial per cell,
-    by inversion for small means) costs several times a Poisson variate at the
-    means of a file's rounded probabilities (tens of items per cell).
+    Under 3 items per cell on average, one uniform integer per item costs less than
+    one Poisson variate per cell (numpy's ``poisson`` uses the multiplication method
+    below a mean of 10: several uniforms and an exponential per variate).
+    :func:`_poisson_topped_up` costs one Poisson variate per cell plus about
+    ``3 sqrt(n)`` items of top-up per resample; with fewer cells than that (a thousand
+    distinct scores among a million items) the top-up dominates, and numpy's
+    multinomial (one conditional binomial per cell, about two Poisson variates at
+    large means) is cheaper from 16 items a cell, the items below. With more cells (a
+    file's rounded probabilities: tens of items per cell, thousands of cells),
+    Poisson splitting is the cheapest.
     """
-    return int(counts.sum()) < 3 * counts.size + 64
+    total, cells = int(counts.sum()), counts.size
+    if total < 3 * cells + 64:
+        return "items"
+    if 3.0 * math.sqrt(total) >= cells:
+        return "binomials" if 16 * cells < total else "items"
+    return "poisson"
 
 
 def _draw(counts: np.ndarray, rows: int, rng) -> np.ndarray:
@@ -280,13 +350,32 @@ def _draw(counts: np.ndarray, rows: int, rng) -> np.ndarray:
 
     Many cells, most holding one item (continuous scores): the ``n`` items
     themselves are drawn uniformly and counted into their cells, one random
-    integer per item. Several items per cell (rounded scores, or a thousand
-    distinct scores among a million items): :func:`_poisson_topped_up`, one
-    Poisson variate per cell. Both are exact draws of the same multinomial.
+    integer per item. Several items per cell: numpy's multinomial, or
+    :func:`_poisson_topped_up` (one Poisson variate per cell), whichever
+    :func:`_way` finds cheaper. All three are exact draws of the same multinomial.
     """
-    if _by_items(counts):
+    way = _way(counts)
+    if way == "items":
         return _items_into_cells(counts, rows, rng)
+    if way == "binomials":
+        total = int(counts.sum())
+        return rng.multinomial(total, counts / total, size=rows)
     return _poisson_topped_up(counts, rows, rng)
+
+
+def _blocks(cells: Cells, size: int, rng):
+    """``size`` resampled counts of the cells, ``(pos, neg)`` a block of rows at a time.
+
+    Blocks of about ``_BLOCK`` numbers bound the memory; the draws are the same
+    whatever the block size.
+    """
+    width = 0
+    for counts in (cells.pos, cells.neg):
+        width += counts.size + (int(counts.sum()) if _way(counts) == "items" else 0)
+    step = max(1, _BLOCK // max(width, 1))
+    for start in range(0, size, step):
+        rows = min(step, size - start)
+        yield _draw(cells.pos, rows, rng), _draw(cells.neg, rows, rng)
 
 
 def bootstrap_areas(metric: str, cells: Cells, size: int, rng) -> np.ndarray:
@@ -296,16 +385,84 @@ def bootstrap_areas(metric: str, cells: Cells, size: int, rng) -> np.ndarray:
     same distribution of both areas).
     """
     cells = merged_negatives(cells)
-    width = 0
-    for counts in (cells.pos, cells.neg):
-        width += counts.size + (int(counts.sum()) if _by_items(counts) else 0)
-    step = max(1, _BLOCK // max(width, 1))
-    out = np.empty(size)
-    for start in range(0, size, step):
-        rows = min(step, size - start)
-        pos, neg = _draw(cells.pos, rows, rng), _draw(cells.neg, rows, rng)
-        out[start : start + rows] = areas(metric, cells, pos, neg)
+    blocks = _blocks(cells, size, rng)
+    return np.concatenate([areas(metric, cells, pos, neg) for pos, neg in blocks])
+
+
+#: Cells (positive and merged negative) from which a bootstrap of many items is a large
+#: cost (a resample a millisecond or more), and :func:`controlled_bounds` is used.
+CONTROL_CELLS = 2**15
+
+#: Resamples :func:`controlled_bounds` draws at least, then a hundred at a time.
+CONTROL_FIRST, CONTROL_STEP = 200, 100
+
+
+def controlled(cells: Cells) -> bool:
+    """Whether the ends come from :func:`controlled_bounds`: many items, many cells."""
+    return (
+        min(cells.sizes) >= ct.CONTROL_ITEMS
+        and cells.pos.size + merged_negatives(cells).neg.size >= CONTROL_CELLS
+    )
+
+
+def linear_coefficients(metric: str, cells: Cells, observed: float):
+    r"""Coefficients of the linear part :math:`L^*` on the positive and negative cells.
+
+    The jackknife's empirical influence of an item of class :math:`j`,
+    :math:`l = (n_j - 1)(\hat\theta - \theta_{(i)})`, over :math:`n_j`: the resample's
+    linear part is :math:`\sum_c (f_c - n_c)\, l_c / n_j`.
+    """
+    drop_pos, drop_neg = jackknife(metric, cells)
+    n_pos, n_neg = cells.sizes
+    return (
+        (n_pos - 1) * (observed - drop_pos) / n_pos,
+        (n_neg - 1) * (observed - drop_neg) / n_neg,
+    )
+
+
+def _dot(counts: np.ndarray, coefficients: np.ndarray, width: int = 2**16) -> np.ndarray:
+    """``counts @ coefficients`` for int64 counts (B, C), a slice of columns at a time.
+
+    numpy's matrix product of integers and floats is slow, and converting the whole
+    block to floats would hold 8 bytes a cell; slices of ``width`` columns hold a
+    fixed amount.
+    """
+    out = np.zeros(counts.shape[0])
+    for start in range(0, counts.shape[1], width):
+        part = slice(start, start + width)
+        out += counts[:, part].astype(np.float64) @ coefficients[part]
     return out
+
+
+def controlled_bounds(metric, cells: Cells, observed, level, size, method, rng, acc=0.0):
+    """The ends of the bootstrap of ``size`` resamples, from as few as are needed.
+
+    Resamples are drawn (the same draws as :func:`bootstrap_areas`, fewer of them)
+    until both ends of the control-variate estimate (:mod:`._controlled`) are at
+    least as precise as the plain ends from ``size`` resamples, or ``size`` are
+    drawn: the same bootstrap distribution, with its quantiles estimated from its
+    linear part (known) and the resamples' departures from it.
+    """
+    cells = merged_negatives(cells)
+    a_pos, a_neg = linear_coefficients(metric, cells, observed)
+    k2 = k3 = 0.0
+    for weights, coefficients in ((cells.pos, a_pos), (cells.neg, a_neg)):
+        v, t = ct.class_cumulants(weights, coefficients)
+        k2, k3 = k2 + v, k3 + t
+    offset = cells.pos @ a_pos + cells.neg @ a_neg
+    stats, linear = [], []
+    drawn, check = 0, CONTROL_FIRST
+    for pos, neg in _blocks(cells, size, rng):
+        stats.append(areas(metric, cells, pos, neg))
+        linear.append(_dot(pos, a_pos) + _dot(neg, a_neg) - offset)
+        drawn += len(pos)
+        if drawn >= check or drawn == size:
+            t, lin = np.concatenate(stats), np.concatenate(linear)
+            ends, ratio = ct.controlled_ends(t, lin, observed, k2, k3, level, method, acc)
+            if ratio <= drawn / size or drawn == size:
+                return ends
+            check = drawn + CONTROL_STEP
+    raise AssertionError("unreachable: the last block returns")  # pragma: no cover
 
 
 def jackknife(metric: str, cells: Cells):
@@ -323,16 +480,33 @@ def jackknife(metric: str, cells: Cells):
         v10, v01 = components(cells)
         auc = pos @ v10 / n_pos
         return (n_pos * auc - v10) / (n_pos - 1), (n_neg * auc - v01) / (n_neg - 1)
-    below = _negatives_at(cells, cells.neg[None])[0][0].astype(np.float64)
-    top = n_pos - (np.cumsum(pos) - pos)  # positives at or above each positive cell
-    reach = top + (n_neg - below)  # all items at or above it
-    term = pos * top / reach
+    # In place where it can be (the same arithmetic, fewer arrays of one number a cell
+    # alive at once: with continuous scores there are as many cells as items).
+    reach = _negatives_at(cells, cells.neg[None])[0][0].astype(np.float64)
+    np.subtract(n_neg, reach, out=reach)  # negatives not below each positive cell
+    top = np.cumsum(pos)
+    top -= pos
+    np.subtract(n_pos, top, out=top)  # positives at or above each positive cell
+    reach += top  # all items at or above it
+    term = pos * top
+    term /= reach
+    short = reach <= 1
+    reach -= 1
     with np.errstate(divide="ignore", invalid="ignore"):
-        # Dropping a positive of cell c: cells below c lose one positive and one item.
-        lower = np.where(reach > 1, pos * (top - 1) / (reach - 1), 0.0)
-        own = np.where(reach > 1, (pos - 1) * (top - 1) / (reach - 1), 0.0)
         # Dropping a negative: the cells at or below its score lose one item.
-        thinner = np.where(reach > 1, pos * top / (reach - 1), 0.0)
+        thinner = pos * top
+        thinner /= reach
+        thinner[short] = 0.0
+        # Dropping a positive of cell c: cells below c lose one positive and one item.
+        top -= 1
+        lower = pos * top
+        lower /= reach
+        lower[short] = 0.0
+        own = pos - 1
+        own *= top
+        own /= reach
+        own[short] = 0.0
+    del reach, top, short
     lower_before = np.concatenate([[0.0], np.cumsum(lower)])[:-1]
     term_after = np.concatenate([np.cumsum(term[::-1])[::-1][1:], [0.0]])
     drop_pos = (lower_before + own + term_after) / (n_pos - 1)
@@ -468,8 +642,12 @@ def area_interval(metric, cells: Cells, level, size, method, rng) -> Interval:
     if method == "bca" and min(cells.sizes) < 2:
         raise ValueError("bca needs at least 2 items of each class: the jackknife leaves one out")
     observed = float(areas(metric, cells, cells.pos[None], cells.neg[None])[0])
-    stats = bootstrap_areas(metric, cells, size, np.random.default_rng(rng))
     acc = acceleration(metric, cells) if method == "bca" else 0.0
+    if controlled(cells):
+        low, high = controlled_bounds(metric, cells, observed, level, size, method,
+                                      np.random.default_rng(rng), acc)  # fmt: skip
+        return Interval(observed, low, high, level, method)
+    stats = bootstrap_areas(metric, cells, size, np.random.default_rng(rng))
     low, high = bounds(stats, observed, level, method, acc)
     return Interval(observed, low, high, level, method)
 
@@ -567,7 +745,11 @@ def ap_interval(
     for the AUC: AP depends on the prevalence, and the interval describes the
     test set's own class mix. With few items of a class the percentile interval covers
     less than BCa's in the library's simulations (``clfmetrics.inference.AP_COVERAGE``):
-    prefer ``"bca"`` there, as the report does.
+    prefer ``"bca"`` there, as the report does. From 10,000 items in the smaller class
+    and 32,768 cells (continuous scores), the ends come from as few of the same
+    resamples as make them as precise as the plain ends of ``size``, with AP's linear
+    part (from the jackknife) as a control variate (Efron 1990): at a million scores,
+    a few hundred resamples instead of ``size``.
 
     Parameters
     ----------
