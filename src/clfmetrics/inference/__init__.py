@@ -58,6 +58,7 @@ from ._bootstrap import check_level as check_level
 from ._bootstrap import check_memory as check_memory
 from ._bootstrap import check_size as check_size
 from ._bootstrap import patterns as patterns
+from ._controlled import CONTROL_ITEMS as CONTROL_ITEMS
 from ._interval import CENTRED as CENTRED
 from ._interval import centred_on_estimate as centred_on_estimate
 from ._macro_auc import macro_auc_interval as macro_auc_interval

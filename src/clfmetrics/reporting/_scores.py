@@ -20,6 +20,7 @@ from .._base.checks import reject_masked
 from .._base.numbers import count, fixed, num
 from ..inference import (
     CENTRED,
+    CONTROL_ITEMS,
     COVERAGE_FLAG,
     ROWS,
     area_interval,
@@ -118,6 +119,15 @@ class ScoreSummary:
         self.positive = labels[pos] if self.binary else None
         self.notes: list[str] = _not_probabilities(scores)
         self.probabilities = not self.notes
+        counts = np.bincount(truth, minlength=len(labels))
+        if np.any(np.minimum(counts, len(truth) - counts) >= CONTROL_ITEMS):
+            self.notes.append(
+                f"Where a class and the rest each hold {count(CONTROL_ITEMS, 'item')} or more, "
+                "with many distinct scores, a bootstrap interval's ends are estimated from as "
+                f"few resamples as give them the precision of {count(size, 'plain resample')}: "
+                "the statistic's linear part, whose distribution is known, serves as a control "
+                "variate (Efron 1990)."
+            )
         columns = [(pos, scores)] if self.binary else list(enumerate(scores.T))
         #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
         self.ranking = {
