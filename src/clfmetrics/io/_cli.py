@@ -128,6 +128,7 @@ from ..reporting import (
     report_from_counts,
     report_of_codes,
 )
+from ._agree_cli import add_agree, evaluate_agree
 from ._columns import DECIMALS, NA_CHOICES
 from ._counts import counted_columns, duckdb_installed, is_parquet
 from ._file import (
@@ -140,6 +141,7 @@ from ._file import (
     lines_text,
 )
 from ._output import add_output_options, check_output, render, write
+from ._prevalence_cli import add_prevalence, evaluate_prevalence
 from ._scores import option_terms as _option_terms
 from ._scores import score_columns as _scores
 from ._stream import read_columns
@@ -251,6 +253,8 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULT_SEED,
         help=f"random seed (default {DEFAULT_SEED}: the same command prints the same numbers)",
     )
+    add_agree(sub)
+    add_prevalence(sub)
     return parser
 
 
@@ -447,6 +451,10 @@ def _counted(args, score_columns):
     return counted
 
 
+#: The sub-commands besides ``report``, each in its module.
+_COMMANDS = {"agree": evaluate_agree, "prevalence": evaluate_prevalence}
+
+
 def run(argv=None) -> int:
     """Parse ``argv``, print the report or the comparison, return the exit status."""
     try:
@@ -454,8 +462,11 @@ def run(argv=None) -> int:
         args.format = check_output(args)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LabelWarning)  # the report lists them
-            result = _evaluate(args)
-        _strip_hint(result, args)
+            if args.command == "report":
+                result = _evaluate(args)
+                _strip_hint(result, args)
+            else:
+                result = _COMMANDS[args.command](args)
     except (InputError, ValueError) as err:
         message = " ".join(str(err).split())  # one line, whatever the message holds
         print(f"clfmetrics: error: {message}", file=sys.stderr)

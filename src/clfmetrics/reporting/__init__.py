@@ -5,7 +5,12 @@ from ._report import Report, report, report_from_counts
 
 # isort: split
 # The interface to the concerns above, not public API (not in __all__): the command line's entry
-# to the report, its AUC methods.
+# to the report, its AUC methods, the sections and their renderings.
+from ._render import Section as Section
+from ._render import markdown as markdown
+from ._render import plain_values as plain_values
+from ._render import text as text
+from ._render import to_csv as to_csv
 from ._report import report_of_codes as report_of_codes
 from ._scores import AUC_METHODS as AUC_METHODS
 
