@@ -101,17 +101,21 @@ def test_every_py_role_of_the_book_has_a_documented_target():
 
 def test_the_command_line_page_renders_the_parser_the_command_runs():
     text = (API / "cli.md").read_text(encoding="utf-8")
-    directive = re.search(r"\.\. argparse::\n((?:   .*\n)+)", text)
-    assert directive, "chapters/api/cli.md has no argparse directive"
-    options = dict(re.findall(r":(\w+): *(.*)", directive.group(1)))
-    module = importlib.import_module(options["module"])
-    parser = getattr(module, options["func"])()
-    assert isinstance(parser, argparse.ArgumentParser)
-    assert parser.prog == options["prog"] == "python -m clfmetrics"
-    assert options["path"] == "report"
+    directives = re.findall(r"\.\. argparse::\n((?:   .*\n)+)", text)
+    assert directives, "chapters/api/cli.md has no argparse directive"
     from clfmetrics.io import _cli
 
-    assert module is _cli  # the parser that `run` parses with
+    paths = []
+    for directive in directives:
+        options = dict(re.findall(r":(\w+): *(.*)", directive))
+        module = importlib.import_module(options["module"])
+        parser = getattr(module, options["func"])()
+        assert isinstance(parser, argparse.ArgumentParser)
+        assert parser.prog == options["prog"] == "python -m clfmetrics"
+        assert module is _cli  # the parser that `run` parses with
+        paths.append(options["path"])
+    commands = next(a for a in _cli._parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert paths == list(commands.choices) == ["report", "agree", "prevalence"]
 
 
 def test_the_command_line_pages_examples_are_accepted_by_the_parser():
@@ -119,8 +123,8 @@ def test_the_command_line_pages_examples_are_accepted_by_the_parser():
 
     lines = command_lines((API / "cli.md").read_text(encoding="utf-8"))
     assert len(lines) >= 5
-    for args in lines:
-        assert _parser().parse_args(args).command == "report"
+    commands = [_parser().parse_args(args).command for args in lines]
+    assert set(commands) == {"report", "agree", "prevalence"}
 
 
 def test_every_documented_constant_has_the_comment_the_build_shows():

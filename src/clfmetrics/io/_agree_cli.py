@@ -151,7 +151,8 @@ def evaluate_agree(args) -> Tables:
             "--weights is of two raters' kappa and AC2; with three raters or more use "
             "--measurement ordinal (or interval)"
         )
-    rated = rated_columns(args.file, raters, args, args.categories)
+    single = "agreement beyond chance needs two categories or more"
+    rated = rated_columns(args.file, raters, args, args.categories, single)
     k = len(rated.categories)
     if k < 2:
         raise InputError(

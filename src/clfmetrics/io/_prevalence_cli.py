@@ -122,7 +122,8 @@ def _samples(args):
         raise InputError("--deploy-pred names a column of --deploy FILE2; give --deploy")
     if args.truth == args.pred:
         raise InputError(f"--truth and --pred name the same column {args.truth!r}")
-    cal = rated_columns(args.file, [args.truth, args.pred], args)
+    single = "a prevalence needs two classes or more"
+    cal = rated_columns(args.file, [args.truth, args.pred], args, single=single)
     labelled = cal.codes[args.truth] >= 0
     notes = list(cal.warnings)
     if args.deploy:
@@ -135,7 +136,7 @@ def _samples(args):
             )
         _no_missing(cal, args.pred, args.file)
         column = args.deploy_pred or args.pred
-        dep = rated_columns(args.deploy, [column], args)
+        dep = rated_columns(args.deploy, [column], args, single=single)
         _no_missing(dep, column, args.deploy)
         notes += [w for w in dep.warnings if w not in notes]
         deploy = _labels(dep, column, np.ones(dep.counts.size, dtype=bool))
@@ -162,11 +163,15 @@ def evaluate_prevalence(args) -> Tables:
     """The estimated prevalence per class, with the naive share and the labels needed."""
     truth, pred, deploy, where, notes = _samples(args)
     options = {"labels": args.labels, "level": args.level, "size": args.size}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # the result's warning says it
-        est = estimate_prevalence(truth, pred, deploy, method=args.method, rng=args.seed,
-                                  **options)  # fmt: skip
-        naive = estimate_prevalence(truth, pred, deploy, method="cc", rng=args.seed, **options)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # the result's warning says it
+            est = estimate_prevalence(truth, pred, deploy, method=args.method, rng=args.seed,
+                                      **options)  # fmt: skip
+            naive = estimate_prevalence(truth, pred, deploy, method="cc", rng=args.seed,
+                                        **options)  # fmt: skip
+    except ValueError as err:  # in the options' terms, not the API's
+        raise InputError(_option_terms(str(err), args)) from None
     labels = est.labels
     k = len(labels)
     if est.warning:
@@ -235,6 +240,18 @@ def evaluate_prevalence(args) -> Tables:
         "notes": notes,
     }
     return Tables(f"Prevalence of {args.pred}'s classes on the deployment set", sections, data)
+
+
+def _option_terms(message: str, args) -> str:
+    """The library's message with the command's names for its arguments."""
+    for api, option in (
+        ("labels=", "--labels"),
+        ("pred_deploy", "the deployment set's --pred"),
+        ("pred_cal", f"--pred {args.pred!r}"),
+        ("y_cal", f"--truth {args.truth!r}"),
+    ):
+        message = message.replace(api, option)
+    return message
 
 
 def _labels_needed(args, est, m, notes):

@@ -149,21 +149,28 @@ class Rated:
     warnings: list
 
 
-def rated_columns(path, names, args, categories=None) -> Rated:
+def rated_columns(path, names, args, categories=None, single="") -> Rated:
     """``names`` of ``path``, their empty (or NA) cells missing, their values as codes.
 
     Labels keep the reader's rules (as written unless ``--strip-labels``; a column of integers
     is numbers); a column with a missing cell holds integers as numbers too. With
-    ``categories`` every value must be one of them (compared as text), else InputError.
+    ``categories`` every value must be one of them (compared as text), else InputError;
+    ``single`` says why one class in the columns is refused.
     """
-    cols = read_columns(
-        path,
-        names,
-        na="keep",
-        delimiter=delimiter_option(args.delimiter),
-        encoding=check_encoding(args.encoding),
-        strip=args.strip_labels,
-    )
+    try:
+        cols = read_columns(
+            path,
+            names,
+            na="keep",
+            delimiter=delimiter_option(args.delimiter),
+            encoding=check_encoding(args.encoding),
+            strip=args.strip_labels,
+        )
+    except InputError as err:  # in these commands' terms: they have no --labels
+        text = str(err)
+        if "only one class" not in text:
+            raise
+        raise InputError(f"{text.split(';')[0]}: {single}") from None
     found = [c for c in cols.classes if not _is_missing(c)]
     values = [_category(c) for c in found]
     numeric = all(isinstance(v, int) for v in values)

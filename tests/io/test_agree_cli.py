@@ -1,0 +1,249 @@
+"""``python -m clfmetrics agree``: agreement of raters as a practitioner's file holds them.
+
+The file is messy the usual ways (a byte-order mark, ``;`` as delimiter, blank and ``NA``
+cells for ratings not given, a label with whitespace around it); the numbers printed equal
+the library's functions called on the same items, and scikit-learn's ``cohen_kappa_score``,
+statsmodels' ``fleiss_kappa`` and the ``krippendorff`` package where they apply. Every bad
+input is one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import krippendorff
+import numpy as np
+import pytest
+from sklearn.metrics import cohen_kappa_score
+from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
+
+import clfmetrics as cm
+from clfmetrics.io import run
+
+
+def _ratings(items=80, seed=3):
+    """Three raters on an ordinal 1..4 scale; some ratings not given."""
+    rng = np.random.default_rng(seed)
+    truth = rng.choice([1, 2, 3, 4], size=items, p=[0.1, 0.3, 0.4, 0.2])
+    out = []
+    for accuracy in (0.8, 0.7, 0.6):
+        r = np.where(rng.random(items) < accuracy, truth, rng.integers(1, 5, size=items))
+        out.append(r.astype(float))
+    out = np.array(out)
+    out[0, ::9] = np.nan  # ann skipped some items
+    out[2, 4::7] = np.nan  # so did the judge
+    out[1, 0] = np.nan  # item 0 has one rating (bob's and ann's are missing)
+    return out
+
+
+def _messy_file(tmp_path, ratings, name="ratings.csv"):
+    """UTF-8 with BOM, ';'-delimited, blank and NA cells, CRLF line ends."""
+    tokens = ["", "NA", " "]
+    lines = ["item;ann;bob;judge"]
+    for i in range(ratings.shape[1]):
+        cells = []
+        for r in range(3):
+            v = ratings[r, i]
+            cells.append(tokens[(i + r) % 3] if np.isnan(v) else str(int(v)))
+        lines.append(f"{i};" + ";".join(cells))
+    path = tmp_path / name
+    path.write_bytes(("\ufeff" + "\r\n".join(lines) + "\r\n").encode("utf-8"))
+    return path
+
+
+def _run(capsys, argv):
+    status = run([str(a) for a in argv])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def _json(capsys, argv):
+    status, out, err = _run(capsys, [*argv, "--format", "json"])
+    assert status == 0, err
+    return json.loads(out)
+
+
+def _matrix(a, b, categories):
+    both = ~np.isnan(a) & ~np.isnan(b)
+    index = {c: k for k, c in enumerate(categories)}
+    m = np.zeros((len(categories), len(categories)), dtype=int)
+    for x, y in zip(a[both], b[both], strict=True):
+        m[index[x], index[y]] += 1
+    return m, a[both], b[both]
+
+
+def test_two_raters_equal_the_library_and_scikit_learn(tmp_path, capsys):
+    ratings = _ratings()
+    path = _messy_file(tmp_path, ratings)
+    out = _json(capsys, ["agree", path, "--rater", "ann", "--rater", "bob", "--size", 500])
+    m, a, b = _matrix(ratings[0], ratings[1], [1.0, 2.0, 3.0, 4.0])
+    assert out["cross_table"]["counts"] == m.tolist()
+    assert out["categories"] == ["1", "2", "3", "4"]
+    coefficients = out["coefficients"]
+    assert list(coefficients) == ["kappa", "scott_pi", "pabak", "gwet_ac1"]
+    assert coefficients["kappa"]["estimate"] == pytest.approx(cohen_kappa_score(a, b), abs=1e-12)
+    for name, got in coefficients.items():
+        direct = cm.agreement_interval(name, m, size=500, rng=0)
+        assert (got["estimate"], got["low"], got["high"]) == pytest.approx(
+            (direct.estimate, direct.low, direct.high), abs=1e-12
+        )
+        assert got["items"] == m.sum() < 80  # items with one rating are left out
+        assert got["low"] < got["estimate"] < got["high"]
+    assert coefficients["scott_pi"]["estimate"] == pytest.approx(cm.scott_pi(m), abs=1e-12)
+    assert coefficients["pabak"]["estimate"] == pytest.approx(cm.pabak(m), abs=1e-12)
+    assert coefficients["gwet_ac1"]["estimate"] == pytest.approx(cm.gwet_ac1(m), abs=1e-12)
+    left = 80 - int(m.sum())
+    assert any(f"{left} items with one rating left out" in n for n in out["notes"])
+    assert any("percentile bootstrap of the items" in n for n in out["notes"])
+
+
+@pytest.mark.parametrize("weights", ["linear", "quadratic"])
+def test_weighted_kappa_equals_scikit_learn(tmp_path, capsys, weights):
+    ratings = _ratings()
+    path = _messy_file(tmp_path, ratings)
+    argv = ["agree", path, "--rater", "bob", "--rater", "judge", "--weights", weights]
+    out = _json(capsys, [*argv, "--size", 300, "--seed", 7])
+    m, a, b = _matrix(ratings[1], ratings[2], [1.0, 2.0, 3.0, 4.0])
+    got = out["coefficients"]["weighted_kappa"]
+    assert got["estimate"] == pytest.approx(cohen_kappa_score(a, b, weights=weights), abs=1e-12)
+    direct = cm.agreement_interval("weighted_kappa", m, weights=weights, size=300, rng=7)
+    assert (got["low"], got["high"]) == pytest.approx((direct.low, direct.high), abs=1e-12)
+    ac2 = out["coefficients"]["gwet_ac1"]["estimate"]
+    assert ac2 == pytest.approx(cm.gwet_ac1(m, weights=weights), abs=1e-12)
+    assert ac2 != pytest.approx(cm.gwet_ac1(m))  # the weights reach AC2
+    _, text, _ = _run(capsys, argv)
+    assert f"Cohen's weighted kappa ({weights})" in text and f"Gwet's AC2 ({weights})" in text
+
+
+def test_three_raters_equal_statsmodels_and_krippendorff(tmp_path, capsys):
+    ratings = _ratings()
+    path = _messy_file(tmp_path, ratings)
+    argv = ["agree", path, "--rater", "ann", "--rater", "bob", "--rater", "judge"]
+    out = _json(capsys, [*argv, "--size", 400])
+    complete = ~np.isnan(ratings).any(axis=0)
+    table = np.stack([(ratings[:, complete] == c).sum(axis=0) for c in (1, 2, 3, 4)], axis=1)
+    fleiss = out["coefficients"]["fleiss_kappa"]
+    assert fleiss["estimate"] == pytest.approx(sm_fleiss_kappa(table), abs=1e-12)
+    assert fleiss["items"] == complete.sum() < 80
+    direct = cm.agreement_interval("fleiss_kappa", table, size=400, rng=0)
+    assert (fleiss["low"], fleiss["high"]) == pytest.approx((direct.low, direct.high), abs=1e-12)
+    alpha = out["coefficients"]["krippendorff_alpha"]
+    reference = krippendorff.alpha(ratings, level_of_measurement="nominal")
+    assert alpha["estimate"] == pytest.approx(reference, abs=1e-12)
+    direct = cm.agreement_interval("krippendorff_alpha", ratings, size=400, rng=0)
+    assert (alpha["low"], alpha["high"]) == pytest.approx((direct.low, direct.high), abs=1e-10)
+    notes = " ".join(out["notes"])
+    assert f"the {complete.sum()} items all rated, of 80" in notes
+    alone = int(((~np.isnan(ratings)).sum(axis=0) < 2).sum())
+    assert alone >= 2 and f"{alone} items with fewer than two ratings drop out" in notes
+    # blank and NA cells are ratings not given, not categories, and not warned about
+    assert out["categories"] == ["1", "2", "3", "4"] and "holds numbers" not in notes
+
+
+@pytest.mark.parametrize("level", ["ordinal", "interval"])
+def test_krippendorff_levels_equal_the_package(tmp_path, capsys, level):
+    ratings = _ratings()
+    path = _messy_file(tmp_path, ratings)
+    argv = ["agree", path, "--rater", "ann", "--rater", "bob", "--rater", "judge"]
+    out = _json(capsys, [*argv, "--measurement", level, "--size", 200])
+    got = out["coefficients"]["krippendorff_alpha"]["estimate"]
+    assert got == pytest.approx(krippendorff.alpha(ratings, level_of_measurement=level), 1e-10)
+
+
+def test_every_format_holds_the_same_numbers(tmp_path, capsys):
+    path = _messy_file(tmp_path, _ratings())
+    argv = ["agree", path, "--rater", "ann", "--rater", "bob", "--size", 200]
+    data = _json(capsys, argv)
+    kappa = data["coefficients"]["kappa"]
+    shown = [f"{kappa[k]:.3f}" for k in ("estimate", "low", "high")]
+    _, text, _ = _run(capsys, argv)
+    assert "Cohen's kappa" in text and all(s in text for s in shown)
+    assert "Cross-table (rows = ann, columns = bob)" in text
+    _, md, _ = _run(capsys, [*argv, "--format", "markdown"])
+    assert f"| Cohen's kappa | {shown[0]} | {shown[1]} | {shown[2]} |" in md
+    _, long, _ = _run(capsys, [*argv, "--format", "csv"])
+    rows = list(csv.DictReader(io.StringIO(long)))
+    cell = {(r["section"], r["row"], r["column"]): r["value"] for r in rows}
+    assert [cell["Coefficients", "Cohen's kappa", k] for k in ("estimate", "low", "high")] == shown
+    m = data["cross_table"]["counts"]
+    assert cell["Cross-table", "1", "2"] == str(m[0][1])
+    target = tmp_path / "out.md"
+    status, out, err = _run(capsys, [*argv, "--format", "markdown", "--output", target])
+    assert status == 0 and out == "" and str(target) in err
+    assert target.read_text(encoding="utf-8") == md
+
+
+def test_few_items_carry_the_simulations_warning(tmp_path, capsys):
+    path = tmp_path / "few.csv"
+    path.write_text("a,b\n" + "yes,yes\nno,no\nyes,no\nno,no\n" * 5)
+    out = _json(capsys, ["agree", path, "--rater", "a", "--rater", "b", "--size", 200])
+    for entry in out["coefficients"].values():
+        assert "rests on 20 items (fewer than 30)" in entry["warning"]
+    assert sum("rests on 20 items" in n for n in out["notes"]) == 4
+
+
+def test_strip_labels_merges_whitespace_and_decides_the_categories(tmp_path, capsys):
+    path = tmp_path / "ws.csv"
+    path.write_text("a,b\n" + '"yes ",yes\nyes,yes\nno,no\n" no",yes\n' * 10)
+    argv = ["agree", path, "--rater", "a", "--rater", "b", "--size", 100]
+    assert _json(capsys, argv)["categories"] == [" no", "no", "yes", "yes "]
+    out = _json(capsys, [*argv, "--strip-labels"])
+    assert out["categories"] == ["no", "yes"]
+    assert out["cross_table"]["counts"] == [[10, 10], [0, 20]]  # rows a, columns b
+
+
+def test_categories_give_the_order_of_the_weights(tmp_path, capsys):
+    path = tmp_path / "grades.csv"
+    grades = ["low", "mid", "high"]
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 3, 60)
+    b = np.clip(a + rng.integers(-1, 2, 60), 0, 2)
+    path.write_text(
+        "a,b\n" + "".join(f"{grades[x]},{grades[y]}\n" for x, y in zip(a, b, strict=True))
+    )
+    argv = ["agree", path, "--rater", "a", "--rater", "b", "--weights", "linear"]
+    out = _json(capsys, [*argv, "--categories", *grades, "--size", 100])
+    got = out["coefficients"]["weighted_kappa"]["estimate"]
+    assert got == pytest.approx(cohen_kappa_score(a, b, weights="linear"), abs=1e-12)
+    sorted_order = _json(capsys, [*argv, "--size", 100])  # high < low < mid: another value
+    assert sorted_order["coefficients"]["weighted_kappa"]["estimate"] != pytest.approx(got)
+    assert any("(sorted; give --categories" in n for n in sorted_order["notes"])
+
+
+@pytest.mark.parametrize(
+    "body, extra, message",
+    [
+        ("a,b\n1,1\n", ["--rater", "a"], "needs two raters or more"),
+        ("a,b\n1,1\n", ["--rater", "a", "--rater", "zz"], "has no column 'zz'"),
+        ("a,b\n1,1\n", ["--rater", "a", "--rater", "a"], "is given twice"),
+        ("a,b\n1,3\n2,2\n", ["--rater", "a", "--rater", "b", "--categories", "1", "2"],
+         "the value 3 is not one of --categories"),
+        ("a,b\n1,\n,2\n", ["--rater", "a", "--rater", "b"], "no item has two ratings"),
+        ("a,b,c\n1,,\n,2,\n,,1\n", ["--rater", "a", "--rater", "b", "--rater", "c"],
+         "no item has two ratings"),
+        ("a,b\n1,1\n1,1\n", ["--rater", "a", "--rater", "b"], "two categories or more"),
+        ("a,b,c\n1,1,2\n", ["--rater", "a", "--rater", "b", "--rater", "c", "--weights",
+                            "linear"], "--weights is of two raters"),
+        ("a,b\n1,1\n2,2\n", ["--rater", "a", "--rater", "b", "--measurement", "ordinal"],
+         "--measurement is Krippendorff's alpha's"),
+        ("a,b,c\nx,y,x\ny,y,x\n", ["--rater", "a", "--rater", "b", "--rater", "c",
+                                   "--measurement", "interval"], "needs numeric categories"),
+        ("a,b\n1,1\n2,2\n", ["--rater", "a", "--rater", "b", "--level", "1.5"], "level"),
+        ("a,b\n1,1\n2,2\n1\n", ["--rater", "a", "--rater", "b"], "number of fields"),
+        ("a,b\n1,1\n", ["--weights", "cubic"], "invalid choice"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, body, extra, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(body)
+    status, out, err = _run(capsys, ["agree", path, *extra])
+    assert status == 2 and out == ""
+    assert err.startswith("clfmetrics: error: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_a_missing_file_is_one_line(tmp_path, capsys):
+    status, out, err = _run(capsys, ["agree", tmp_path / "no.csv", "--rater", "a", "--rater", "b"])
+    assert status == 2 and out == "" and err.count("\n") == 1 and "no.csv" in err

@@ -1,0 +1,206 @@
+"""``python -m clfmetrics prevalence``: a judge's labels corrected by a hand-labelled sample.
+
+Two designs, one file (the deployment items are the rows with an empty truth) or two
+(``--deploy``); the same items give the same bytes either way. The numbers equal
+:func:`clfmetrics.estimate_prevalence` and :func:`clfmetrics.labels_needed` called
+directly, and Rogan-Gladen's formula computed by hand. Bad input: one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+
+import clfmetrics as cm
+from clfmetrics.io import run
+
+
+def _judged(n, prevalence, seed, tpr=0.85, fpr=0.1):
+    rng = np.random.default_rng(seed)
+    truth = rng.random(n) < prevalence
+    pred = np.where(truth, rng.random(n) < tpr, rng.random(n) < fpr)
+    name = np.array(["ham", "spam"])
+    return name[truth.astype(int)], name[pred.astype(int)]
+
+
+CAL = _judged(300, 0.2, 1)
+DEP = _judged(10_000, 0.35, 2)[1]
+
+
+def _one_file(tmp_path, cal=CAL, dep=DEP):
+    """';'-delimited with a BOM; the deployment rows have an empty (or NA) truth."""
+    lines = ["id;gold;judge"]
+    lines += [f"{i};{t};{p}" for i, (t, p) in enumerate(zip(*cal, strict=True))]
+    lines += [f"d{i};{'NA' if i % 5 == 0 else ''};{p}" for i, p in enumerate(dep)]
+    path = tmp_path / "judged.csv"
+    path.write_bytes(("\ufeff" + "\n".join(lines) + "\n").encode("utf-8"))
+    return path
+
+
+def _two_files(tmp_path, cal=CAL, dep=DEP):
+    first, second = tmp_path / "cal.csv", tmp_path / "dep.tsv"
+    first.write_text("gold,judge\n" + "".join(f"{t},{p}\n" for t, p in zip(*cal, strict=True)))
+    second.write_text("id\tlabel\n" + "".join(f"{i}\t{p}\n" for i, p in enumerate(dep)))
+    return first, second
+
+
+def _run(capsys, argv):
+    status = run([str(a) for a in argv])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def _json(capsys, argv):
+    status, out, err = _run(capsys, [*argv, "--format", "json"])
+    assert status == 0, err
+    return json.loads(out)
+
+
+BASE = ["--truth", "gold", "--pred", "judge", "--size", 500]
+
+
+def test_one_file_equals_the_library_and_rogan_gladen(tmp_path, capsys):
+    out = _json(capsys, ["prevalence", _one_file(tmp_path), *BASE])
+    direct = cm.estimate_prevalence(*CAL, DEP, size=500, rng=0)
+    assert out["labels"] == ["ham", "spam"] and out["method"] == "adjusted"
+    for key in ("estimate", "low", "high"):
+        assert out[key] == pytest.approx(getattr(direct, key).tolist(), abs=1e-12)
+    truth, pred = CAL
+    tpr = np.mean(pred[truth == "spam"] == "spam")
+    fpr = np.mean(pred[truth == "ham"] == "spam")
+    share = np.mean(DEP == "spam")
+    assert out["estimate"][1] == pytest.approx((share - fpr) / (tpr - fpr), abs=1e-12)
+    naive = cm.estimate_prevalence(*CAL, DEP, method="cc", size=500, rng=0)
+    assert out["classify_and_count"]["estimate"] == pytest.approx([1 - share, share], abs=1e-12)
+    assert out["classify_and_count"]["low"] == pytest.approx(naive.low.tolist(), abs=1e-12)
+    assert out["calibration"] == 300 and out["deployment"] == 10_000
+    m = out["cross_table"]
+    assert m[1][1] == np.sum((pred == "spam") & (truth == "spam"))
+    assert m[0][1] == np.sum((pred == "ham") & (truth == "spam"))
+    need = out["labels_needed"]
+    expected = cm.labels_needed(
+        0.04, prevalence=direct.estimate[1], sensitivity=tpr, specificity=1 - fpr,
+        deployment=10_000, calibration_prevalence=np.mean(truth == "spam"),
+    )  # fmt: skip
+    assert need["half_width"] == 0.02 and need["labels"] == expected > 300
+
+
+def test_two_files_give_the_same_numbers_as_one(tmp_path, capsys):
+    one = _json(capsys, ["prevalence", _one_file(tmp_path), *BASE, "--half-width", 0.05])
+    cal, dep = _two_files(tmp_path)
+    argv = ["prevalence", cal, *BASE, "--deploy", dep, "--deploy-pred", "label"]
+    two = _json(capsys, [*argv, "--half-width", 0.05])
+    for key in ("estimate", "low", "high", "classify_and_count", "labels_needed", "cross_table"):
+        assert two[key] == one[key]
+    assert two["labels_needed"]["labels"] == cm.labels_needed(
+        0.1, prevalence=two["estimate"][1], sensitivity=two["labels_needed"]["sensitivity"],
+        specificity=two["labels_needed"]["specificity"], deployment=10_000,
+        calibration_prevalence=np.mean(CAL[0] == "spam"),
+    )  # fmt: skip
+    notes = " ".join(two["notes"])
+    assert "label shift" in notes and "bootstrap of both samples" in notes
+    assert f"{dep} (column 'label')" in notes
+
+
+def test_every_format_holds_the_same_numbers(tmp_path, capsys):
+    argv = ["prevalence", _one_file(tmp_path), *BASE]
+    data = _json(capsys, argv)
+    shown = [f"{data[k][1]:.3f}" for k in ("estimate", "low", "high")]
+    naive = f"{data['classify_and_count']['estimate'][1]:.3f}"
+    _, text, _ = _run(capsys, argv)
+    assert "classify-and-count" in text and all(s in text for s in [*shown, naive])
+    assert f"{data['labels_needed']['labels']:,}" in text
+    _, md, _ = _run(capsys, [*argv, "--format", "markdown"])
+    assert f"| spam | {shown[0]} | {shown[1]} | {shown[2]} | {naive} |" in md
+    _, long, _ = _run(capsys, [*argv, "--format", "csv"])
+    cell = {(r["section"], r["row"], r["column"]): r["value"]
+            for r in csv.DictReader(io.StringIO(long))}  # fmt: skip
+    ends = ("estimate", "estimate low", "estimate high")  # the long table names whose ends
+    assert [cell["Prevalence", "spam", k] for k in ends] == shown
+    assert cell["Prevalence", "spam", "classify-and-count"] == naive
+    low = f"{data['classify_and_count']['low'][1]:.3f}"
+    assert cell["Prevalence", "spam", "classify-and-count low"] == low
+    assert cell["Calibration cross-table", "spam", "spam"] == str(data["cross_table"][1][1])
+
+
+def test_three_classes_and_the_naive_method(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    names = np.array(["a", "b", "c"])
+    truth = rng.choice(3, 400, p=[0.5, 0.3, 0.2])
+    pred = np.where(rng.random(400) < 0.8, truth, rng.integers(0, 3, 400))
+    dep = rng.choice(3, 1500, p=[0.2, 0.3, 0.5])
+    dep = np.where(rng.random(1500) < 0.8, dep, rng.integers(0, 3, 1500))
+    cal, dep_file = _two_files(tmp_path, (names[truth], names[pred]), names[dep])
+    argv = ["prevalence", cal, *BASE, "--deploy", dep_file, "--deploy-pred", "label"]
+    out = _json(capsys, argv)
+    direct = cm.estimate_prevalence(names[truth], names[pred], names[dep], size=500, rng=0)
+    assert out["estimate"] == pytest.approx(direct.estimate.tolist(), abs=1e-12)
+    assert out["high"] == pytest.approx(direct.high.tolist(), abs=1e-12)
+    assert out["labels_needed"] is None
+    cc = _json(capsys, [*argv, "--method", "cc"])
+    assert cc["method"] == "classify_and_count"
+    assert cc["estimate"] == cc["classify_and_count"]["estimate"]
+
+
+def test_a_clipped_estimate_says_so(tmp_path, capsys):
+    # the deployment set's predicted share is below the false positive rate
+    cal = (
+        np.array(["ham"] * 50 + ["spam"] * 50),
+        np.array(["spam"] * 10 + ["ham"] * 40 + ["spam"] * 45 + ["ham"] * 5),
+    )
+    dep = np.array(["spam"] * 5 + ["ham"] * 195)
+    path = _one_file(tmp_path, cal, dep)
+    out = _json(capsys, ["prevalence", path, *BASE])
+    assert out["clipped"] and out["estimate"][1] == 0.0 and out["raw"][1] < 0
+    assert any("was clipped" in n for n in out["notes"])
+
+
+@pytest.mark.parametrize(
+    "body, extra, message",
+    [
+        ("gold,judge\na,a\nb,b\n", [], "the deployment set (the rows of"),
+        ("gold,judge\n,a\n,b\n", [], "is empty on every row"),
+        ("gold,judge\na,a\nb,\n,b\n", [], "'judge' has 1 missing value"),
+        ("gold,judge\na,a\nb,b\n,c\n", [], "the deployment set's --pred contains label 'c'"),
+        ("gold,judge\na,a\nb,b\n,a\n", ["--deploy-pred", "x"], "give --deploy"),
+        ("gold,judge\na,a\nb,b\nc,c\n,a\n", ["--half-width", "0.05"], "this task has 3"),
+        ("gold,judge\na,a\nb,b\n,a\n", ["--truth", "judge"], "the same column"),
+        ("gold,judge\na,a\nb,b\n,a\n", ["--truth", "zz"], "has no column 'zz'"),
+        ("gold,judge\na,a\na,a\n,a\n", [], "pass --labels with every class"),
+        ("gold,judge\na,a\na,a\n", [], "a prevalence needs two classes or more"),
+        ("gold,judge\na,a\nb,b\n,a\n", ["--method", "em"], "invalid choice"),
+        ("gold,judge\na,a\nb,b\n,a\n", ["--size", "0"], "size"),
+        ("gold,judge\na,a\nb,a\n,a\n", [], "cannot be inverted"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, body, extra, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(body)
+    argv = ["prevalence", path, "--truth", "gold", "--pred", "judge", *extra]
+    status, out, err = _run(capsys, argv)
+    assert status == 2 and out == ""
+    assert err.startswith("clfmetrics: error: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_the_two_designs_are_never_mixed(tmp_path, capsys):
+    cal, dep = _two_files(tmp_path)
+    mixed = _one_file(tmp_path)  # has rows with an empty truth
+    argv = ["prevalence", mixed, *BASE, "--deploy", dep, "--deploy-pred", "label"]
+    status, out, err = _run(capsys, argv)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "every row of FILE needs its truth" in err
+    empty = tmp_path / "empty.csv"
+    empty.write_text("label\n")
+    status, _, err = _run(capsys, ["prevalence", cal, *BASE, "--deploy", empty,
+                                   "--deploy-pred", "label"])  # fmt: skip
+    assert status == 2 and "has a header but no rows" in err
+    missing = tmp_path / "gap.csv"
+    missing.write_text("label\nham\n\nspam\nNA\n")
+    status, _, err = _run(capsys, ["prevalence", cal, *BASE, "--deploy", missing,
+                                   "--deploy-pred", "label"])  # fmt: skip
+    assert status == 2 and "'label' has 1 missing value" in err and err.count("\n") == 1
