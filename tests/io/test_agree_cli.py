@@ -94,7 +94,7 @@ def test_two_raters_equal_the_library_and_scikit_learn(tmp_path, capsys):
     assert coefficients["scott_pi"]["estimate"] == pytest.approx(cm.scott_pi(m), abs=1e-12)
     assert coefficients["pabak"]["estimate"] == pytest.approx(cm.pabak(m), abs=1e-12)
     assert coefficients["gwet_ac1"]["estimate"] == pytest.approx(cm.gwet_ac1(m), abs=1e-12)
-    left = 80 - int(m.sum())
+    left = int((np.isnan(ratings[0]) != np.isnan(ratings[1])).sum())  # neither: no item
     assert any(f"{left} items with one rating left out" in n for n in out["notes"])
     assert any("percentile bootstrap of the items" in n for n in out["notes"])
 
@@ -132,14 +132,31 @@ def test_three_raters_equal_statsmodels_and_krippendorff(tmp_path, capsys):
     alpha = out["coefficients"]["krippendorff_alpha"]
     reference = krippendorff.alpha(ratings, level_of_measurement="nominal")
     assert alpha["estimate"] == pytest.approx(reference, abs=1e-12)
-    direct = cm.agreement_interval("krippendorff_alpha", ratings, size=400, rng=0)
+    pairable = (~np.isnan(ratings)).sum(axis=0) >= 2  # the resamples draw the items alpha uses
+    direct = cm.agreement_interval("krippendorff_alpha", ratings[:, pairable], size=400, rng=0)
     assert (alpha["low"], alpha["high"]) == pytest.approx((direct.low, direct.high), abs=1e-10)
+    assert alpha["items"] == pairable.sum() < 80
     notes = " ".join(out["notes"])
     assert f"the {complete.sum()} items all rated, of 80" in notes
     alone = int(((~np.isnan(ratings)).sum(axis=0) < 2).sum())
     assert alone >= 2 and f"{alone} items with fewer than two ratings drop out" in notes
     # blank and NA cells are ratings not given, not categories, and not warned about
     assert out["categories"] == ["1", "2", "3", "4"] and "holds numbers" not in notes
+
+
+def test_interval_alpha_takes_decimal_categories(tmp_path, capsys):
+    path = tmp_path / "scores.csv"
+    rows = [("0.5", "1.5", "1.5"), ("10.5", "10.5", ""), ("1.5", "1.5", "0.5"), ("10.5", "", "2.5")]
+    path.write_text("a,b,c\n" + "".join(",".join(r) + "\n" for r in rows * 8))
+    argv = ["agree", path, "--rater", "a", "--rater", "b", "--rater", "c"]
+    out = _json(capsys, [*argv, "--measurement", "interval", "--size", 100])
+    values = np.array([[float(x) if x else np.nan for x in r] for r in rows * 8]).T
+    reference = krippendorff.alpha(values, level_of_measurement="interval")
+    assert out["coefficients"]["krippendorff_alpha"]["estimate"] == pytest.approx(reference)
+    assert out["categories"] == ["0.5", "1.5", "2.5", "10.5"]  # by value, as written
+    ordinal = _json(capsys, [*argv, "--measurement", "ordinal", "--size", 100])
+    reference = krippendorff.alpha(values, level_of_measurement="ordinal")
+    assert ordinal["coefficients"]["krippendorff_alpha"]["estimate"] == pytest.approx(reference)
 
 
 @pytest.mark.parametrize("level", ["ordinal", "interval"])
@@ -247,3 +264,22 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, body, extra, messa
 def test_a_missing_file_is_one_line(tmp_path, capsys):
     status, out, err = _run(capsys, ["agree", tmp_path / "no.csv", "--rater", "a", "--rater", "b"])
     assert status == 2 and out == "" and err.count("\n") == 1 and "no.csv" in err
+
+
+def test_a_parquet_file_gives_the_csv_files_numbers(tmp_path, capsys):
+    import duckdb  # in requirements.txt: installed wherever tests run
+
+    ratings = _ratings()
+    source = tmp_path / "plain.csv"
+    cells = np.where(np.isnan(ratings), "", np.nan_to_num(ratings).astype(int).astype(str))
+    source.write_text("ann,bob,judge\n" + "".join(",".join(c) + "\n" for c in cells.T))
+    target = tmp_path / "ratings.parquet"
+    duckdb.execute(
+        f"COPY (SELECT * FROM read_csv('{source}', all_varchar=true)) TO '{target}' "
+        "(FORMAT parquet)"
+    )
+    argv = ["--rater", "ann", "--rater", "bob", "--rater", "judge", "--size", 200]
+    from_csv = _json(capsys, ["agree", source, *argv])
+    from_parquet = _json(capsys, ["agree", target, *argv])
+    assert from_parquet["coefficients"] == from_csv["coefficients"]
+    assert from_parquet["notes"] == from_csv["notes"]

@@ -180,7 +180,7 @@ def evaluate_agree(args) -> Tables:
     }
     if len(raters) == 2:
         both = given == 2
-        left = int(rated.counts[~both].sum())
+        left = int(rated.counts[given == 1].sum())  # a row with no rating is no item
         if left:
             notes.append(
                 f"{count(left, 'item')} with one rating left out: the two raters' cross-table "
@@ -219,15 +219,16 @@ def evaluate_agree(args) -> Tables:
             if partial:
                 notes.append(
                     f"Fleiss' kappa needs every item rated by every rater: it rests on the "
-                    f"{full} items all rated, of {int(rated.counts.sum())} (Krippendorff's "
-                    "alpha takes the others too)"
+                    f"{full} items all rated, of {int(rated.counts[given > 0].sum())} "
+                    "(Krippendorff's alpha takes the others too)"
                 )
         else:
             notes.append(
                 "no item is rated by every rater, so Fleiss' kappa (which needs as many ratings "
                 "of each item) is left out; Krippendorff's alpha takes missing ratings"
             )
-        ratings = _ratings(codes, rated, args)
+        pairable = given >= 2  # the items alpha rests on (the others drop out of it)
+        ratings = _ratings(codes[:, pairable], rated.counts[pairable], rated, args)
         ivs.append(
             _interval(
                 "krippendorff_alpha",
@@ -237,7 +238,7 @@ def evaluate_agree(args) -> Tables:
                 categories=_domain(rated, args),
             )
         )
-        alone = int(rated.counts[given < 2].sum())
+        alone = int(rated.counts[given == 1].sum())
         if alone:
             notes.append(
                 f"{count(alone, 'item')} with fewer than two ratings "
@@ -266,24 +267,37 @@ def evaluate_agree(args) -> Tables:
     return Tables(heading, sections, data)
 
 
-def _domain(rated, args):
-    if args.measurement in ("interval", "ratio"):
-        return [float(c) for c in rated.categories]
-    return list(range(len(rated.categories)))
+def _domain(rated, args) -> list:
+    """The values alpha's distances use: the categories' ranks, or their numbers (interval,
+    ratio), which must then be numbers."""
+    if args.measurement not in ("interval", "ratio"):
+        return list(range(len(rated.categories)))
+    try:
+        values = [float(c) for c in rated.categories]
+    except ValueError:
+        bad = next(c for c in rated.categories if not _is_number(c))
+        raise InputError(
+            f"--measurement {args.measurement} needs numeric categories; {args.file} has {bad!r}"
+        ) from None
+    if not np.isfinite(values).all():
+        raise InputError(f"--measurement {args.measurement} needs finite numeric categories")
+    return values
 
 
-def _ratings(codes, rated, args) -> np.ndarray:
+def _is_number(value) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _ratings(codes, counts, rated, args) -> np.ndarray:
     """Raters x items, NaN where missing: codes, or the categories' values for interval and
     ratio (which must then be numbers)."""
     if args.measurement in ("interval", "ratio"):
-        bad = [c for c in rated.categories if isinstance(c, str)]
-        if bad:
-            raise InputError(
-                f"--measurement {args.measurement} needs numeric categories; {args.file} "
-                f"has {bad[0]!r}"
-            )
-        values = np.array([float(c) for c in rated.categories])
+        values = np.array(_domain(rated, args))
         out = np.where(codes >= 0, values[np.maximum(codes, 0)], np.nan)
     else:
         out = np.where(codes >= 0, codes.astype(float), np.nan)
-    return np.repeat(out, rated.counts, axis=1)
+    return np.repeat(out, counts, axis=1)

@@ -119,6 +119,14 @@ def _only_missing(warning: str) -> bool:
     return all(_is_missing(v) for v in shown)
 
 
+def _order(value):
+    """Sort key: numbers written as text (``0.5``, ``10.5``) by value, then the rest as text."""
+    try:
+        return (0, float(value), str(value))
+    except (TypeError, ValueError):
+        return (1, 0.0, str(value))
+
+
 def _category(label):
     """The reader keeps a column with a blank cell as text: its integers become numbers."""
     return int(label) if isinstance(label, str) and _INTEGER.match(label) else label
@@ -188,7 +196,7 @@ def rated_columns(path, names, args, categories=None, single="") -> Rated:
             )
         index = {v: known[str(v)] for v in values}
     else:
-        order = sorted(set(values))
+        order = sorted(set(values), key=_order)
         index = {v: order.index(v) for v in values}
     code_of = {c: index[v] for c, v in zip(found, values, strict=True)}
     codes = {}
