@@ -136,6 +136,10 @@ def test_three_raters_equal_statsmodels_and_krippendorff(tmp_path, capsys):
     direct = cm.agreement_interval("krippendorff_alpha", ratings[:, pairable], size=400, rng=0)
     assert (alpha["low"], alpha["high"]) == pytest.approx((direct.low, direct.high), abs=1e-10)
     assert alpha["items"] == pairable.sum() < 80
+    pairs = [(t["rows"], t["columns"]) for t in out["cross_tables"]]
+    assert pairs == [("ann", "bob"), ("ann", "judge"), ("bob", "judge")]
+    for table, (i, j) in zip(out["cross_tables"], [(0, 1), (0, 2), (1, 2)], strict=True):
+        assert table["counts"] == _matrix(ratings[i], ratings[j], [1, 2, 3, 4])[0].tolist()
     notes = " ".join(out["notes"])
     assert f"the {complete.sum()} items all rated, of 80" in notes
     alone = int(((~np.isnan(ratings)).sum(axis=0) < 2).sum())

@@ -11,7 +11,8 @@ Two raters
 Three raters or more
     Fleiss' kappa on the items every rater rated (it needs the same number of ratings per
     item) and Krippendorff's alpha on every item with two ratings or more
-    (``--measurement`` its level), each with its interval.
+    (``--measurement`` its level), each with its interval, and the cross-table of each pair
+    of raters on the items both rated.
 
 Every interval resamples the items (the raters stay fixed); below
 :data:`clfmetrics.inference.AGREEMENT_FEW_ITEMS` items it carries the warning of the
@@ -186,8 +187,7 @@ def evaluate_agree(args) -> Tables:
                 f"{count(left, 'item')} with one rating left out: the two raters' cross-table "
                 f"holds the {int(rated.counts[both].sum())} items both rated"
             )
-        m = np.zeros((k, k), dtype=np.int64)
-        np.add.at(m, (codes[0, both], codes[1, both]), rated.counts[both])
+        m = _cross(codes[0], codes[1], rated.counts, k)
         weights = {"weights": args.weights} if args.weights else {}
         names = ["weighted_kappa" if args.weights else "kappa", "scott_pi", "pabak", "gwet_ac1"]
         ivs = [_interval(n, m, args, **(weights if n in ("weighted_kappa", "gwet_ac1") else {}))
@@ -202,9 +202,8 @@ def evaluate_agree(args) -> Tables:
                 + ("" if args.categories else " (sorted; give --categories for another)")
             )
         a, b = raters
-        matrix = cross_section(
-            f"Cross-table (rows = {a}, columns = {b})", a, b, rated.categories, m
-        )
+        matrices = [cross_section(f"Cross-table (rows = {a}, columns = {b})", a, b,
+                                  rated.categories, m)]  # fmt: skip
         data["cross_table"] = {"rows": a, "columns": b, "counts": m.tolist()}
         what = "the items (the cells of the cross-table)"
     else:
@@ -248,7 +247,13 @@ def evaluate_agree(args) -> Tables:
             )
         rows = [_row(iv) for iv in ivs]
         rows[-1][0] = f"Krippendorff's alpha ({args.measurement})"
-        matrix = None
+        matrices, data["cross_tables"] = [], []
+        for i, a in enumerate(raters):  # each pair on the items both rated
+            for j in range(i + 1, len(raters)):
+                b, m = raters[j], _cross(codes[i], codes[j], rated.counts, k)
+                title = f"Cross-table of {a} and {b} (rows = {a}, columns = {b})"
+                matrices.append(cross_section(title, a, b, rated.categories, m))
+                data["cross_tables"].append({"rows": a, "columns": b, "counts": m.tolist()})
         what = "the items (each with all its ratings)"
     notes += [iv.warning for iv in ivs if iv.warning]
     notes.append(_assumption(args, what))
@@ -259,12 +264,19 @@ def evaluate_agree(args) -> Tables:
             rows,
         )
     ]
-    if matrix is not None:
-        sections.append(matrix)
+    sections += matrices
     sections.append(Section("Notes", notes=notes))
     data["coefficients"] = {iv.coefficient: _entry(iv) for iv in ivs}
     data["notes"] = notes
     return Tables(heading, sections, data)
+
+
+def _cross(a, b, counts, k) -> np.ndarray:
+    """The k x k cross-table of two raters' codes on the combinations both rated."""
+    both = (a >= 0) & (b >= 0)
+    m = np.zeros((k, k), dtype=np.int64)
+    np.add.at(m, (a[both], b[both]), counts[both])
+    return m
 
 
 def _domain(rated, args) -> list:
