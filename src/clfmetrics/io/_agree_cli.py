@@ -26,12 +26,15 @@ from __future__ import annotations
 import numpy as np
 
 from .._base.numbers import count, fixed, seed_text
-from ..inference import DEFAULT_SEED, agreement_interval
+from ..inference import agreement_interval
 from ..reporting import Section
 from ._file import InputError
+from ._output import add_interval_options, add_output_options
+from ._sections import (
+    FORMATS as SECTION_FORMATS,
+)
 from ._sections import (
     Tables,
-    add_output_options,
     add_reading_options,
     cross_section,
     rated_columns,
@@ -88,15 +91,8 @@ def add_agree(sub) -> None:
         "nominal; interval and ratio need numeric categories)",
     )
     add_reading_options(p)
-    add_output_options(p)
-    p.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
-    p.add_argument("--size", type=int, default=2000, help="resamples (default 2000)")
-    p.add_argument(
-        "--seed",
-        type=int,
-        default=DEFAULT_SEED,
-        help=f"random seed (default {DEFAULT_SEED}: the same command prints the same numbers)",
-    )
+    add_output_options(p, SECTION_FORMATS)
+    add_interval_options(p, 2000)
 
 
 def _interval(name, data, args, **options):

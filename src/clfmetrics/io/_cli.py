@@ -120,7 +120,6 @@ import warnings
 
 from .._base.labels import LabelWarning
 from .._base.numbers import count
-from ..inference import DEFAULT_SEED
 from ..reporting import (
     AUC_METHODS,
     compare,
@@ -140,7 +139,7 @@ from ._file import (
     header_row,
     lines_text,
 )
-from ._output import add_output_options, check_output, render, write
+from ._output import add_interval_options, add_output_options, check_output, render, write
 from ._prevalence_cli import add_prevalence, evaluate_prevalence
 from ._scores import option_terms as _option_terms
 from ._scores import score_columns as _scores
@@ -245,14 +244,7 @@ def _parser() -> argparse.ArgumentParser:
         "--encoding", help="the file's text encoding (default utf-8), e.g. latin-1, cp1252"
     )
     add_output_options(rep)
-    rep.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
-    rep.add_argument("--size", type=int, default=10_000, help="resamples (default 10000)")
-    rep.add_argument(
-        "--seed",
-        type=int,
-        default=DEFAULT_SEED,
-        help=f"random seed (default {DEFAULT_SEED}: the same command prints the same numbers)",
-    )
+    add_interval_options(rep, 10_000)
     add_agree(sub)
     add_prevalence(sub)
     return parser

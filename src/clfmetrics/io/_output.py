@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..inference import DEFAULT_SEED
 from ._file import InputError
 
 
@@ -38,19 +39,36 @@ def render(result, fmt: str) -> str:
 FORMATS = ("text", "json", "markdown", "csv", "html")
 
 
-def add_output_options(parser) -> None:
-    """--format, --json and --output on the ``report`` sub-command's parser."""
+def add_output_options(parser, formats=FORMATS) -> None:
+    """--format (one of ``formats``), --json and --output on a sub-command's parser."""
+    shown = {
+        "text": "text (default)",
+        "json": "json",
+        "markdown": "markdown",
+        "csv": "csv (one long table: section,row,column,value)",
+        "html": "html (one self-contained file, curves as inline SVG)",
+    }
+    names = [shown[f] for f in formats]
     parser.add_argument(
-        "--format",
-        choices=FORMATS,
-        help="text (default), json, markdown, csv (one long table: section,row,column,value) "
-        "or html (one self-contained file, curves as inline SVG)",
+        "--format", choices=formats, help=", ".join(names[:-1]) + " or " + names[-1]
     )
     parser.add_argument("--json", action="store_true", help="the same as --format json")
     parser.add_argument(
         "--output",
         metavar="FILE",
-        help="write the report to FILE (stdout stays empty; a one-line note on stderr)",
+        help="write the output to FILE (stdout stays empty; a one-line note on stderr)",
+    )
+
+
+def add_interval_options(parser, size: int) -> None:
+    """--level, --size (default ``size`` resamples) and --seed on a sub-command's parser."""
+    parser.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
+    parser.add_argument("--size", type=int, default=size, help=f"resamples (default {size})")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        help=f"random seed (default {DEFAULT_SEED}: the same command prints the same numbers)",
     )
 
 

@@ -24,13 +24,15 @@ import warnings
 import numpy as np
 
 from .._base.numbers import count, fixed, seed_text
-from ..inference import DEFAULT_SEED
 from ..probabilities import estimate_prevalence, labels_needed
 from ..reporting import Section
 from ._file import InputError
+from ._output import add_interval_options, add_output_options
+from ._sections import (
+    FORMATS as SECTION_FORMATS,
+)
 from ._sections import (
     Tables,
-    add_output_options,
     add_reading_options,
     cross_section,
     rated_columns,
@@ -88,15 +90,8 @@ def add_prevalence(sub) -> None:
         help=f"two classes: the hand labels an interval of ±H needs (default {HALF_WIDTH})",
     )
     add_reading_options(p)
-    add_output_options(p)
-    p.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
-    p.add_argument("--size", type=int, default=2000, help="resamples (default 2000)")
-    p.add_argument(
-        "--seed",
-        type=int,
-        default=DEFAULT_SEED,
-        help=f"random seed (default {DEFAULT_SEED}: the same command prints the same numbers)",
-    )
+    add_output_options(p, SECTION_FORMATS)
+    add_interval_options(p, 2000)
 
 
 def _labels(rated, name, keep) -> np.ndarray:

@@ -87,21 +87,6 @@ def add_reading_options(parser) -> None:
     )
 
 
-def add_output_options(parser) -> None:
-    """--format (no html), --json, --output."""
-    parser.add_argument(
-        "--format",
-        choices=FORMATS,
-        help="text (default), json, markdown or csv (one long table: section,row,column,value)",
-    )
-    parser.add_argument("--json", action="store_true", help="the same as --format json")
-    parser.add_argument(
-        "--output",
-        metavar="FILE",
-        help="write the result to FILE (stdout stays empty; a one-line note on stderr)",
-    )
-
-
 def _is_missing(label) -> bool:
     return isinstance(label, str) and label.strip().lower() in NA_TOKENS
 
