@@ -3,15 +3,16 @@
 ``make assignments HIDDEN=dir`` takes a teacher's hidden tests from a folder outside the
 repository (``<exercise label>.py`` each), and ``teaching.md`` says what the book's own are.
 
-The book's pages, its downloadable ``.md`` and ``.ipynb`` sources (``_build/html/_sources``)
-and every other published file carry no line of a ``hidden-check`` cell (``_ext/hidden_checks.py``
-cuts them after the build).
+The book's pages, its downloadable ``.md`` and ``.ipynb`` sources (``_build/html/_sources``),
+the zip of every chapter's notebook, the whole book's PDF and every other published file carry
+no line of a ``hidden-check`` cell (``_ext/hidden_checks.py`` cuts them after the build).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -136,6 +137,15 @@ def test_published_book_carries_no_hidden_check(built_html):
                 leaks += [f"{bundle.name}/{name}: {f!r}" for f in forms if f in text]
                 tags = [c.get("metadata", {}).get("tags", []) for c in json.loads(text)["cells"]]
                 assert not [t for t in tags if "hidden-check" in t], f"{bundle.name}/{name}"
+    assert not leaks, leaks[:10]
+
+
+def test_pdf_carries_no_hidden_check(built_pdf):
+    """The whole book's PDF (``make pdf``) holds no line of a hidden check either."""
+    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"], capture_output=True)
+    assert out.returncode == 0, out.stderr
+    text = re.sub(r"\s+", " ", out.stdout.decode("utf-8"))
+    leaks = [line for line in hidden_only_lines() if re.sub(r"\s+", " ", line) in text]
     assert not leaks, leaks[:10]
 
 
