@@ -150,6 +150,20 @@ PRINT_CSS = """
 }
 """
 
+#: A displayed formula wider than the printed column shrunk to fit it: on the page it
+#: scrolls sideways, on paper its right end was cut off. Run at the print's width; the count.
+FIT_WIDE_FORMULAS = """() => {
+    let shrunk = 0;
+    for (const el of document.querySelectorAll('mjx-container[display="true"]')) {
+        const room = el.parentElement.clientWidth, width = el.scrollWidth;
+        if (width > room && room > 0) {
+            el.style.fontSize = `${Math.floor(100 * room / width)}%`;
+            shrunk += 1;
+        }
+    }
+    return shrunk;
+}"""
+
 FOOTER = (
     '<div style="font-size:8px;width:100%;text-align:center;color:#555">'
     '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
@@ -224,6 +238,7 @@ def print_pdf(page_html: Path, target: Path) -> dict:
             moved = page.evaluate(SOLUTIONS_AT_CHAPTER_END)
             page.add_style_tag(content=PRINT_CSS)
             page.emulate_media(media="print")
+            shrunk = page.evaluate(FIT_WIDE_FORMULAS)
             target.parent.mkdir(parents=True, exist_ok=True)
             page.pdf(
                 path=str(target),
@@ -244,7 +259,12 @@ def print_pdf(page_html: Path, target: Path) -> dict:
             )
         finally:
             browser.close()
-    return {"formulas": formulas, "solutions": moved, "seconds": time.monotonic() - start}
+    return {
+        "formulas": formulas,
+        "shrunk": shrunk,
+        "solutions": moved,
+        "seconds": time.monotonic() - start,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -276,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     size = os.path.getsize(target) / 1e6
     print(
         f"{target}: {size:.1f} MB; single page built in {built:.0f} s, printed in "
-        f"{done['seconds']:.0f} s ({done['formulas']} formulas, "
+        f"{done['seconds']:.0f} s ({done['formulas']} formulas, {done['shrunk']} shrunk to fit, "
         f"{done['solutions']} solutions moved)"
     )
     return 0
