@@ -21,6 +21,7 @@ BUILD_FLAGS := -W -n --keep-going
 PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 BWRAP := /usr/bin/bwrap
+PDFTOTEXT := /usr/bin/pdftotext
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Debian packages, one apt-get at a time (flock): with two jobs (below) two of them may be
 # wanted at once, and apt-get fails instead of waiting when another holds its lock.
@@ -44,10 +45,11 @@ PRECOMPILE_TEST := hypothesis _pytest
 # and unpack while uv installs the Python ones.
 MAKEFLAGS += --jobs=2
 
-.PHONY: help setup requirements book test check lint serve clean bench assignments grade
+.PHONY: help setup requirements html book pdf test check lint serve clean bench assignments grade
 
 help:
-	@echo "make book   set up .venv, execute the chapters and build _build/html"
+	@echo "make book   set up .venv, execute the chapters and build _build/html, its PDF and notebooks' zip"
+	@echo "make pdf    the same: the HTML book (from the execution cache), then the whole book as one PDF"
 	@echo "make test   set up .venv and run the whole test suite (lint, unit, chapters, book)"
 	@echo "make check  lint and the tests that need no book, browser, sandbox, JVM, Dask or new venv"
 	@echo "make serve  build, then serve the book on http://127.0.0.1:$(PORT)"
@@ -126,9 +128,19 @@ requirements: $(UV_STAMP)
 	$(COMPILE) --extra duckdb --extra spark --extra dask --group test -c requirements-book.txt \
 	  -o requirements-dev.txt
 
-book: $(BOOK_STAMP)
+# The HTML build also zips every chapter's executed notebook (_ext/book_downloads.py); the PDF
+# is a single-page build of the same sources (its outputs from the HTML build's execution
+# cache), printed by Debian's Chromium (src/clfbook/tooling/pdf.py). Both sit at the site's
+# root, linked from every page's footer.
+html: $(BOOK_STAMP)
 	$(BIN)/jupyter-book build . $(BUILD_FLAGS)
-	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+pdf: html $(CHROMIUM)
+	$(BIN)/python -m clfbook.tooling.pdf
+
+book: pdf
+	@echo "The book is at $(CURDIR)/_build/html/index.html, with evaluating-classifiers.pdf and"
+	@echo "evaluating-classifiers-notebooks.zip beside it"
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -141,7 +153,7 @@ PYTEST := $(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 #: The tiers that `make check` leaves out: what a test needs beyond numpy (pyproject.toml).
 HEAVY := book or browser or jupyterlab or sandbox or jvm or dask or fresh_env or bench
 
-test: lint $(CHROMIUM) $(BWRAP)
+test: lint $(CHROMIUM) $(BWRAP) $(PDFTOTEXT)
 	$(PYTEST) --dist loadfile --no-loadscope-reorder
 
 check: lint
@@ -151,6 +163,11 @@ check: lint
 $(CHROMIUM):
 	@echo "Installing Debian's chromium for the browser tests"
 	$(call APT_INSTALL,chromium)
+
+# The PDF's test reads its text and lists its images with Debian's poppler-utils.
+$(PDFTOTEXT):
+	@echo "Installing Debian's poppler-utils for the PDF's test"
+	$(call APT_INSTALL,poppler-utils)
 
 # Students' notebooks are graded in a bubblewrap sandbox (Debian's bubblewrap), installed the same way.
 $(BWRAP):

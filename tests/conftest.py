@@ -55,6 +55,7 @@ CHROMIUM_FLAGS = [
 ]
 BUILD_TIMEOUT = 1500  # seconds; a cold build takes minutes beside two busy workers
 BINDER_TIMEOUT = 1800  # seconds; installs the Binder requirements, executes a chapter
+PDF_TIMEOUT = BUILD_TIMEOUT + 900  # seconds; waits for the book, then builds one page, prints
 #: For targeted runs while working on the book-reading tests: the path of an already built
 #: ``_build/html`` to read instead of building the book again. ``make test`` never sets it.
 REUSE_BOOK = "CLFMETRICS_BUILT_HTML"
@@ -74,6 +75,22 @@ def _book_command(out: Path) -> list[str]:
     return [str(JUPYTER_BOOK), "build", str(ROOT), "--path-output", str(out), *flags]
 
 
+#: Once the book job has ended well, the whole book as one PDF into its ``_build/html``: a
+#: single-page build from its execution cache, printed by Chromium (``make pdf``'s tool).
+_AFTER_BOOK = """
+book="$1"; shift
+while [ ! -s "$book/status" ]; do sleep 2; done
+[ "$(cat "$book/status")" = 0 ] || { echo "the book job failed: no PDF"; exit 1; }
+exec "$@"
+"""
+
+
+def _pdf_command(out: Path) -> list[str]:
+    book = out.parent.parent / "book"  # the book job's folder of the same run
+    tool = [sys.executable, "-m", "clfbook.tooling.pdf", "--root", str(ROOT)]
+    return ["bash", "-c", _AFTER_BOOK, "pdf", str(book), *tool, "--path-output", str(book / "out")]
+
+
 def _binder_command(out: Path) -> list[str]:
     return [sys.executable, str(ROOT / "tests" / "support" / "binder_env.py"), str(out)]
 
@@ -84,6 +101,8 @@ def _binder_command(out: Path) -> list[str]:
 BACKGROUND = {
     "built_html": ("book", _book_command, BUILD_TIMEOUT),
     "binder_env": ("binder", _binder_command, BINDER_TIMEOUT),
+    # after the book's job (it reads that job's execution cache and writes into its build)
+    "built_pdf": ("pdf", _pdf_command, PDF_TIMEOUT),
 }
 
 
@@ -171,7 +190,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if session.config.option.collectonly:
         return
     for fixture in BACKGROUND:
-        if fixture == "built_html" and os.environ.get(REUSE_BOOK):
+        if fixture in ("built_html", "built_pdf") and os.environ.get(REUSE_BOOK):
             continue
         if any(fixture in getattr(item, "fixturenames", ()) for item in session.items):
             _start_job(session.config, fixture)
@@ -204,6 +223,17 @@ def built_html(pytestconfig) -> Path:
     ok, log, out = _wait_for_job(pytestconfig, "built_html")
     assert ok, f"book build failed:\n{log[-6000:]}"
     return out / "_build" / "html"
+
+
+@pytest.fixture(scope="session")
+def built_pdf(pytestconfig, built_html) -> Path:
+    """The whole book as one PDF (``make pdf``), beside the built book it was printed from."""
+    from clfbook.tooling.pdf import PDF
+
+    if not os.environ.get(REUSE_BOOK):
+        ok, log, _ = _wait_for_job(pytestconfig, "built_pdf")
+        assert ok, f"the PDF's build failed:\n{log[-6000:]}"
+    return built_html / PDF
 
 
 @pytest.fixture(scope="session")

@@ -43,6 +43,8 @@ def test_workflow_tests_builds_and_deploys_with_minimal_permissions():
     assert any(step.get("run") == "make test" for step in jobs["test"]["steps"])
     # Debian, so that make test can apt-get a real chromium for the browser tests.
     assert "bookworm" in jobs["test"]["container"]
+    # make book prints the PDF with Debian's chromium, so the build job runs on Debian too.
+    assert "bookworm" in jobs["build"]["container"]
     build_steps = jobs["build"]["steps"]
     assert any(step.get("run") == "make book" for step in build_steps)
     cache = next(s for s in build_steps if s.get("uses", "").startswith("actions/cache"))

@@ -3,15 +3,16 @@
 ``make assignments HIDDEN=dir`` takes a teacher's hidden tests from a folder outside the
 repository (``<exercise label>.py`` each), and ``teaching.md`` says what the book's own are.
 
-The book's pages, its downloadable ``.md`` and ``.ipynb`` sources (``_build/html/_sources``)
-and every other published file carry no line of a ``hidden-check`` cell (``_ext/hidden_checks.py``
-cuts them after the build).
+The book's pages, its downloadable ``.md`` and ``.ipynb`` sources (``_build/html/_sources``),
+the zip of every chapter's notebook, the whole book's PDF and every other published file carry
+no line of a ``hidden-check`` cell (``_ext/hidden_checks.py`` cuts them after the build).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -108,7 +109,8 @@ def test_there_are_hidden_lines_to_look_for():
 
 
 def test_published_book_carries_no_hidden_check(built_html):
-    """No page, no downloadable source, no search index holds a line of a hidden check."""
+    """No page, no downloadable source, no search index, no notebook of the notebooks' zip
+    holds a line of a hidden check."""
     lines = hidden_only_lines()
     forms = {form for line in lines for form in (line, json.dumps(line)[1:-1])}
     sources = list((built_html / "_sources").rglob("*"))
@@ -125,6 +127,25 @@ def test_published_book_carries_no_hidden_check(built_html):
             assert not [t for t in tags if "hidden-check" in t], path
         if path.suffix == ".md" and hidden_checks._is_notebook(text):
             assert not re.search(r"^:tags:.*hidden-check", text, re.M), path
+    # The zip of every chapter's notebook (_ext/book_downloads.py), member by member.
+    bundles = list(built_html.glob("*.zip"))
+    assert bundles, "no notebooks' zip in the built book?"
+    for bundle in bundles:
+        with zipfile.ZipFile(bundle) as members:
+            for name in members.namelist():
+                text = members.read(name).decode("utf-8", errors="replace")
+                leaks += [f"{bundle.name}/{name}: {f!r}" for f in forms if f in text]
+                tags = [c.get("metadata", {}).get("tags", []) for c in json.loads(text)["cells"]]
+                assert not [t for t in tags if "hidden-check" in t], f"{bundle.name}/{name}"
+    assert not leaks, leaks[:10]
+
+
+def test_pdf_carries_no_hidden_check(built_pdf):
+    """The whole book's PDF (``make pdf``) holds no line of a hidden check either."""
+    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(built_pdf), "-"], capture_output=True)
+    assert out.returncode == 0, out.stderr
+    text = re.sub(r"\s+", " ", out.stdout.decode("utf-8"))
+    leaks = [line for line in hidden_only_lines() if re.sub(r"\s+", " ", line) in text]
     assert not leaks, leaks[:10]
 
 

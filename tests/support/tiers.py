@@ -16,6 +16,7 @@ import pytest
 #: The fixtures that bring something heavy, and the marker a test using one must carry.
 NEEDS = {
     "built_html": "book",
+    "built_pdf": "book",
     "browser": "browser",
     "binder_env": "fresh_env",
     "spark": "jvm",
