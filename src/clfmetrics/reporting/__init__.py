@@ -6,6 +6,7 @@ from ._report import Report, report, report_from_counts
 # isort: split
 # The interface to the concerns above, not public API (not in __all__): the command line's entry
 # to the report, its AUC methods.
+from ._decisions import parse_thresholds as parse_thresholds
 from ._report import report_of_codes as report_of_codes
 from ._scores import AUC_METHODS as AUC_METHODS
 
