@@ -97,6 +97,17 @@ The options besides ``--truth`` and ``--pred``:
     least expected cost) with its bootstrap interval beside that of the
     predictions (:func:`clfmetrics.inference.bayes_cost_interval`); with two
     ``--pred``, for each.
+``--plan FILE``
+    A metric plan (JSON), as the book's chooser writes it: ``metrics`` (names
+    of ``clfmetrics.METRICS``, ``name~`` for the prevalence-calibrated matrix,
+    ``roc_auc``, ``average_precision``, ``brier_score``, ``log_loss``,
+    ``sensitivity``, ``specificity``, ``net_benefit``, ``expected_cost``) and
+    optionally ``thresholds``, ``costs`` (n x n, in matrix order) and
+    ``deployment_prevalence``. The report follows it: the thresholds and costs
+    stand for ``--net-benefit`` and ``--costs`` where those are not given (both
+    need scores), and a first section "Metric plan" gives each planned metric.
+    One ``--pred`` only. An unknown key or metric, or a metric the input cannot
+    give (scores without ``--scores``/``--proba``), is refused.
 ``--auc-method auto|percentile|bca|delong``
     The ROC AUC intervals of ``--scores``/``--proba``; ``auto`` (default) is the
     percentile bootstrap below 50,000 items and DeLong's interval from there.
@@ -133,6 +144,7 @@ line numbers, and exit with status 2.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import warnings
@@ -142,8 +154,11 @@ from .._base.numbers import count
 from ..inference import DEFAULT_SEED
 from ..reporting import (
     AUC_METHODS,
+    check_plan,
     compare,
     compare_from_counts,
+    follow_plan,
+    needs_scores,
     parse_thresholds,
     report_from_counts,
     report_of_codes,
@@ -276,6 +291,12 @@ def _parser() -> argparse.ArgumentParser:
         "truth is j (optional header of class labels): add the Bayes decisions' mean cost "
         "with its interval (needs --proba, or binary --scores)",
     )
+    rep.add_argument(
+        "--plan",
+        metavar="FILE",
+        help="a metric plan (JSON: metrics, thresholds, costs, deployment_prevalence), as the "
+        "book's chooser writes it; the report follows it (one --pred)",
+    )
     add_output_options(rep)
     rep.add_argument("--level", type=float, default=0.95, help="interval level (default 0.95)")
     rep.add_argument("--size", type=int, default=10_000, help="resamples (default 10000)")
@@ -310,7 +331,10 @@ def _evaluate(args):
     _check_decimal(args, score_columns)
     if args.pos_label is not None and not args.scores:
         raise InputError("--pos-label names the class that --scores scores; give --scores")
+    plan = args.plan_checked = _plan(args, score_columns)
     decisions = _decision_options(args, score_columns)
+    if plan is not None and plan.costs is not None and decisions["costs"] is None:
+        decisions["costs"] = plan.costs if score_columns else None
     counted = _counted(args, score_columns)
     if counted is not None:
         truth, preds, n = counted.labels[args.truth], counted.labels, counted.counts
@@ -360,7 +384,9 @@ def _evaluate(args):
         classes, notes = cols.classes, cols.warnings
         del cols  # the rows' lines are no longer needed: only the arrays in use stay
         costs = decisions["costs"]
-        costs = None if costs is None else costs_for(args.costs, costs, classes)
+        costs = (
+            costs if costs is None or args.costs is None else costs_for(args.costs, costs, classes)
+        )
         try:
             out = report_of_codes(truth, pred, classes, scores, pos_label, args.level,
                                   args.size, args.seed, args.auc_method,
@@ -382,6 +408,34 @@ def _evaluate(args):
             raise InputError(_option_terms(str(err), args)) from None
     out.warnings[:0] = cols.warnings
     return out
+
+
+def _plan(args, score_columns):
+    """``--plan`` read and checked (None without it), and the thresholds it gives."""
+    if args.plan is None:
+        return None
+    if len(args.pred) != 1:
+        raise InputError("--plan applies to the report of one --pred, not to the comparison")
+    try:
+        with open(args.plan, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as err:
+        raise InputError(f"--plan {args.plan}: cannot read the file ({err.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise InputError(f"--plan {args.plan}: not JSON ({err})") from None
+    try:
+        plan = check_plan(data)
+    except ValueError as err:
+        raise InputError(f"--plan {args.plan}: {err}") from None
+    missing = needs_scores(plan)
+    if missing and not score_columns:
+        raise InputError(
+            f"--plan {args.plan}: its {missing[0]} needs the predicted probabilities: give "
+            "--scores (binary) or --proba"
+        )
+    if plan.thresholds is not None and args.net_benefit is None and score_columns:
+        args.net_benefit = ",".join(f"{t!r}" for t in plan.thresholds.tolist())
+    return plan
 
 
 def _decision_options(args, score_columns) -> dict:
@@ -510,11 +564,17 @@ def run(argv=None) -> int:
     """Parse ``argv``, print the report or the comparison, return the exit status."""
     try:
         args = _parser().parse_args(argv)
+        args.plan_checked = None
         args.format = check_output(args)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LabelWarning)  # the report lists them
             result = _evaluate(args)
         _strip_hint(result, args)
+        if args.plan_checked is not None:
+            try:
+                follow_plan(result, args.plan_checked)
+            except ValueError as err:
+                raise InputError(f"--plan {args.plan}: {err}") from None
     except (InputError, ValueError) as err:
         message = " ".join(str(err).split())  # one line, whatever the message holds
         print(f"clfmetrics: error: {message}", file=sys.stderr)

@@ -7,6 +7,10 @@ from ._report import Report, report, report_from_counts
 # The interface to the concerns above, not public API (not in __all__): the command line's entry
 # to the report, its AUC methods.
 from ._decisions import parse_thresholds as parse_thresholds
+from ._plan import check_plan as check_plan
+from ._plan import follow_plan as follow_plan
+from ._plan import needs_scores as needs_scores
+from ._plan import plan_metrics as plan_metrics
 from ._report import report_of_codes as report_of_codes
 from ._scores import AUC_METHODS as AUC_METHODS
 

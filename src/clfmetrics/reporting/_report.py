@@ -55,6 +55,7 @@ from ._decisions import (
     probability_matrix,
 )
 from ._html import Rendered, score_figures
+from ._plan import check_plan, follow_plan, needs_scores
 from ._render import (
     Section,
     interval_dict,
@@ -150,6 +151,8 @@ class Report(Rendered):
         self.decision_curve = None
         #: The Bayes decisions' cost under ``costs=`` (CostSection), or None.
         self.bayes = None
+        #: The section of the metric plan ``plan=`` (PlanSection), or None.
+        self.plan = None
 
     def _decisions(self) -> list:
         return [d for d in (self.decision_curve, self.bayes) if d is not None]
@@ -256,6 +259,7 @@ class Report(Rendered):
             if self.decision_curve is None
             else self.decision_curve.to_dict(),
             "bayes_decisions": None if self.bayes is None else self.bayes.to_dict(),
+            "plan": None if self.plan is None else self.plan.to_dict(),
             "warnings": list(self.warnings),
             "reporting_block": self.reporting_block(),
         }
@@ -281,6 +285,7 @@ class Report(Rendered):
         names = list(self.baselines)
         base_rows = [[k, *(num(self.baselines[b][k]) for b in names)] for k in _BASELINES]
         return [
+            *([] if self.plan is None else self.plan.sections()),
             matrix_section(self.matrix, self.labels),
             *([] if self.binary is None else [binary_section(self.binary)]),
             Section(
@@ -336,6 +341,7 @@ def report(
     auc_method="auto",
     net_benefit=None,
     costs=None,
+    plan=None,
 ) -> Report:
     """Every metric with its interval, and what a reader needs to interpret them.
 
@@ -380,6 +386,13 @@ def report(
         mean cost of the Bayes decisions with its interval
         (:func:`clfmetrics.inference.bayes_cost_interval`, ``rng=`` the seed) beside
         that of ``y_pred`` (``bayes``).
+    plan : dict, optional
+        A metric plan (:mod:`clfmetrics.reporting` ``_plan``: ``metrics``, optional
+        ``thresholds``, ``costs``, ``deployment_prevalence``), as the book's chooser
+        writes it: its thresholds and costs are used where ``net_benefit`` and
+        ``costs`` are not given (costs only with scores), and the section "Metric
+        plan" (``plan``), first, gives each planned metric in the plan's order. An
+        unknown key or metric raises.
     level : float, default 0.95
         Nominal coverage of the bootstrap intervals.
     size : int, default 10_000
@@ -408,18 +421,33 @@ def report(
     >>> r.intervals["accuracy"].estimate, r.over_predicted
     (0.875, ['b'])
     """
+    checked_plan = None if plan is None else check_plan(plan)
+    if checked_plan is not None and scores is None and needs_scores(checked_plan):
+        raise ValueError(
+            f"the plan's {needs_scores(checked_plan)[0]} needs scores= (the predicted "
+            "probabilities); none given"
+        )
+    if checked_plan is not None and scores is not None:
+        net_benefit = checked_plan.thresholds if net_benefit is None else net_benefit
+        costs = checked_plan.costs if costs is None else costs
     if scores is None and (net_benefit is not None or costs is not None):
         what = "net_benefit" if net_benefit is not None else "costs"
         raise ValueError(f"{what} needs scores= (the predicted probabilities); none given")
     if scores is None and pos_label is None:
         # Each item is a combination with count 1: the same code path as counts from an engine.
-        return _counted(y_true, y_pred, None, labels, level, size, rng, ("y_true", "y_pred"))
+        out = _counted(y_true, y_pred, None, labels, level, size, rng, ("y_true", "y_pred"))
+        if checked_plan is not None:
+            follow_plan(out, checked_plan)
+        return out
     # A score belongs to an item, so with scores the items cannot be merged into counts.
     if scores is None:
         raise ValueError("pos_label names the class that scores score; no scores= given")
     codes, _, labels = joint_codes(y_true, [y_pred], labels)
-    return report_of_codes(codes[0], codes[1], labels, scores, pos_label, level, size, rng,
-                           auc_method, net_benefit, costs)  # fmt: skip
+    out = report_of_codes(codes[0], codes[1], labels, scores, pos_label, level, size, rng,
+                          auc_method, net_benefit, costs)  # fmt: skip
+    if checked_plan is not None:
+        follow_plan(out, checked_plan)
+    return out
 
 
 def report_of_codes(truth, pred, labels, scores, pos_label, level, size, rng, auc_method,
