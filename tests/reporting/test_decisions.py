@@ -253,3 +253,36 @@ def test_refusals_of_the_report():
         cm.report(y3, y3, scores=p3, net_benefit="0.1")
     with pytest.raises(ValueError, match="3 x 3 matrix"):
         cm.report(y3, y3, scores=p3, costs=[[0, 1], [1, 0]])
+
+
+def test_report_follows_a_plan():
+    y, risk, _ = _data()
+    pred = (risk >= 0.5).astype(int)
+    plan = {
+        "metrics": ["macro_recall", "accuracy~", "roc_auc", "net_benefit", "expected_cost"],
+        "thresholds": [0.1, 0.3],
+        "costs": [[0, 5], [1, 0]],
+        "deployment_prevalence": 0.1,
+    }
+    r = cm.report(y, pred, scores=risk, plan=plan, size=SIZE)
+    got = {row["metric"]: row for row in r.to_dict()["plan"]["metrics"]}
+    assert got["macro_recall"]["estimate"] == r.intervals["macro_recall"].estimate
+    assert got["accuracy~"]["estimate"] == cm.accuracy(cm.prevalence_calibrate(r.matrix))
+    assert got["roc_auc"]["estimate"] == r.scores.ranking[1][0].estimate
+    assert got["expected_cost"]["estimate"] == cm.expected_cost(r.matrix, plan["costs"])
+    assert r.decision_curve.curve.threshold.tolist() == [0.1, 0.3]
+    assert r.bayes is not None
+    se, sp = (r.binary[k]["estimate"] for k in ("sensitivity", "specificity"))
+    ppv = se * 0.1 / (se * 0.1 + (1 - sp) * 0.9)
+    assert r.to_dict()["plan"]["deployment"]["precision"] == pytest.approx(ppv, abs=1e-15)
+    assert str(r).index("Metric plan") < str(r).index("Confusion matrix")
+    # Without scores, metrics of the matrix and the predictions' cost only.
+    r = cm.report(y, pred, plan={"metrics": ["mcc", "expected_cost"], "costs": [[0, 5], [1, 0]]})
+    assert [row["metric"] for row in r.to_dict()["plan"]["metrics"]] == ["mcc", "expected_cost"]
+    with pytest.raises(ValueError, match="the plan's roc_auc needs scores="):
+        cm.report(y, pred, plan={"metrics": ["roc_auc"]})
+    with pytest.raises(ValueError, match="unknown metric 'auc'"):
+        cm.report(y, pred, plan={"metrics": ["auc"]})
+    y3 = np.arange(300) % 3
+    with pytest.raises(ValueError, match="need two classes; there are 3"):
+        cm.report(y3, y3, plan={"metrics": ["sensitivity"]})
