@@ -245,21 +245,24 @@ class DecisionCurveSection:
 
     def figures(self) -> list[str]:
         c = self.curve
-        xlim, ylim = _limits(c.threshold, [c.low, c.high, c.net_benefit, np.zeros(1)])
+        xlim, ylim = _limits(c.threshold, [c.low, c.high, c.net_benefit, np.zeros(1)], 3)
         desc = (
             f"Decision curve of class {self.positive}: net benefit against the threshold "
             f"probability, with its {c.level:.0%} simultaneous bootstrap band; treat all and "
             "treat none (0) beside it."
         )
+        # Treat all falls steeply past the prevalence: drawn while it is on the plot.
+        shown = c.treat_all >= ylim[0]
         series = [
             Series("model", c.threshold, c.net_benefit, c.low, c.high),
-            Series("treat all", c.threshold, np.maximum(c.treat_all, ylim[0])),
+            Series("treat all", c.threshold[shown], c.treat_all[shown]),
             Series("treat none", c.threshold, c.treat_none),
         ]
         svg = chart(series, title="Decision curve", xlabel="threshold probability",
                     ylabel="net benefit", desc=desc, ident="decision", xlim=xlim, ylim=ylim,
                     legend="lower left")  # fmt: skip
-        return [_figure(svg, desc + " Treat all is cut at the foot of the plot.")]
+        cut = "" if shown.all() else " Treat all is drawn while it is above the plot's foot."
+        return [_figure(svg, desc + cut)]
 
 
 class DifferenceSection:
@@ -341,7 +344,7 @@ class DifferenceSection:
 
     def figures(self) -> list[str]:
         d, (a, b) = self.difference, self.names
-        xlim, ylim = _limits(d.threshold, [d.low, d.high, np.zeros(1)])
+        xlim, ylim = _limits(d.threshold, [d.low, d.high, np.zeros(1)], 1)
         desc = (
             f"Difference in net benefit {a} - {b} against the threshold probability, with its "
             f"{d.level:.0%} simultaneous paired bootstrap band; dashed: no difference."
@@ -439,13 +442,15 @@ def _t(t: float) -> str:
     return f"{t:.6g}"
 
 
-def _limits(thresholds, ys) -> tuple:
+def _limits(thresholds, ys, keys: int) -> tuple:
+    """The axes' limits: the thresholds, and the values with room below for ``keys`` legend
+    lines (the legend sits in the plot's lower left corner)."""
     lo, hi = float(thresholds.min()), float(thresholds.max())
     xlim = (lo, hi) if hi > lo else (max(lo - 0.05, 0.0), min(hi + 0.05, 1.0))
     y = np.concatenate([np.asarray(v, float).ravel() for v in ys])
     bottom, top = float(y.min()), float(y.max())
-    pad = 0.05 * (top - bottom) if top > bottom else 0.05
-    return xlim, (bottom - pad, top + pad)
+    span = top - bottom if top > bottom else 0.1
+    return xlim, (bottom - span * (0.05 + 0.07 * keys), top + 0.05 * span)
 
 
 def _figure(svg: str, caption: str) -> str:
