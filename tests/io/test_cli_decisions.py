@@ -262,3 +262,24 @@ def test_option_refusals_one_line(scored, capsys, tmp_path):
         capsys, wide, "--truth", "gold", "--pred", "lr", "--scores", "s", "--net-benefit", "0.1"
     )
     assert "--net-benefit needs predicted probabilities in [0, 1]" in err
+
+
+def test_three_classes_refuse_net_benefit_and_a_two_by_two_cost_matrix(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 90)
+    p = rng.dirichlet([1, 1, 1], 90).round(4)
+    p[:, 2] = (1 - p[:, 0] - p[:, 1]).round(4)
+    path = tmp_path / "three.csv"
+    path.write_text(
+        "y,pred,p0,p1,p2\n"
+        + "".join(
+            f"{t},{int(np.argmax(r))},{r[0]},{r[1]},{r[2]}\n" for t, r in zip(y, p, strict=True)
+        )
+    )
+    base = [path, "--truth", "y", "--pred", "pred", "--proba", "p0", "p1", "p2"]
+    err = _fails(capsys, *base, "--net-benefit", "0.1")
+    assert "--net-benefit needs a binary task" in err and "3 classes" in err
+    costs = tmp_path / "costs.csv"
+    costs.write_text("0,1\n1,0\n")
+    err = _fails(capsys, *base, "--costs", costs)
+    assert "is a 2 x 2 matrix but the task has 3 classes (0, 1, 2)" in err
