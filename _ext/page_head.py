@@ -1,5 +1,5 @@
-"""What each page's ``<head>`` asks for: nothing from another site but MathJax, and a
-description.
+"""What each page's ``<head>`` asks for: nothing from another site (MathJax is the site's own,
+``page_mathjax.py``), and a description.
 
 - **Widget state.** nbclient saves the state of every ipywidget a chapter creates into the
   notebook's metadata, and myst-nb then embeds it and loads ``require.js`` and the
@@ -18,8 +18,12 @@ description.
   Every local script but ``documentation_options.js`` (which the head's inline scripts use at
   once) loads with ``defer``: they all wait for ``DOMContentLoaded`` anyway, and ``defer``
   keeps their order (not on the search page, whose search scripts run at once and need
-  ``doctools.js`` first). The theme's search scripts (the whole book's index among them) get
-  ``defer`` too, once the pages are written. None of them blocks the first paint.
+  ``doctools.js`` first). None of them blocks the first paint.
+- **Search scripts.** The theme puts Sphinx's search scripts and the whole book's index
+  (``searchindex.js``, 175 kB) on every page, for its search-as-you-type box. The book leaves
+  that box off (the theme's ``search_as_you_type``, false by default): its search field
+  opens the search page, the one page that reads the index. So the other pages drop the
+  three scripts (with the box on, they would load with ``defer``).
 - **Icons.** The theme loads Font Awesome twice: its stylesheet carries the icon font's CSS
   (``.fa-sun:before`` and the ``@font-face`` rules), and ``fontawesome.js`` (540 kB) replaces
   every ``<i class="fa-...">`` by an inline SVG and then watches every change of the page for
@@ -186,12 +190,13 @@ def drop_icon_script(page_html: str) -> str:
     return ICON_SCRIPT.sub("", page_html)
 
 
-def defer_search_scripts(page_html: str) -> str:
-    """``page_html`` with the theme's search scripts loading after the document is parsed."""
+def defer_search_scripts(page_html: str, drop: bool = False) -> str:
+    """``page_html`` with the theme's search scripts loading after the document is parsed,
+    or without them (``drop``: a page that never searches)."""
     for name in SEARCH_SCRIPTS:
         page_html = re.sub(
-            r'<script src="((?:\.\./)*' + re.escape(name) + r')"></script>',
-            r'<script defer src="\1"></script>',
+            r'<script src="((?:\.\./)*' + re.escape(name) + r')"></script>\n?',
+            "" if drop else r'<script defer src="\1"></script>',
             page_html,
         )
     return page_html
@@ -200,11 +205,13 @@ def defer_search_scripts(page_html: str) -> str:
 def _defer_search(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
+    options = app.config.html_theme_options or {}
+    as_you_type = str(options.get("search_as_you_type", False)).lower() == "true"
     for page in Path(app.outdir).rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         deferred = drop_icon_script(text)
         if page.name != "search.html":  # the search page needs its index at once
-            deferred = defer_search_scripts(deferred)
+            deferred = defer_search_scripts(deferred, drop=not as_you_type)
         if deferred != text:
             page.write_text(deferred, encoding="utf-8")
 

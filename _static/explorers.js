@@ -9,7 +9,8 @@
 (function () {
   "use strict";
   const CM = () => window.clfmetrics;
-  const COLORS = ["#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#000000"];
+  // Okabe-Ito; its black is the text colour, so that it stays visible in dark mode.
+  const COLORS = ["#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "currentColor"];
   const SVGNS = "http://www.w3.org/2000/svg";
   const MAX_COUNT = 1e7;
 
@@ -105,26 +106,36 @@
   }
 
   // A table; a cell is text, or {text, key, bold} (key: data-key for the tests and state).
+  // A readout table longer than FOLD_OVER rows shows its first FOLD_AFTER and folds the
+  // rest behind a button (the explorer stays about one screen tall beside its figures).
+  const FOLD_OVER = 12, FOLD_AFTER = 4;
   function table(header, rows, caption) {
     const t = el("table", { class: "clf-table" });
     if (caption) t.append(el("caption", { text: caption }));
-    t.append(el("tr", {}, header.map((h) => el("th", { scope: "col", text: h }))));
-    for (const row of rows) {
-      t.append(
-        el(
-          "tr",
-          {},
-          row.map((c, k) => {
-            const cell = typeof c === "object" && c !== null ? c : { text: String(c) };
-            const attrs = { text: cell.text };
-            if (cell.key) attrs["data-key"] = cell.key;
-            if (cell.bold) attrs.class = "clf-match";
-            return el(k === 0 ? "th" : "td", k === 0 ? { ...attrs, scope: "row" } : attrs);
-          }),
-        ),
-      );
-    }
-    return t;
+    t.append(el("thead", {}, [el("tr", {}, header.map((h) => el("th", { scope: "col", text: h })))]));
+    const row = (cells) => el("tr", {}, cells.map((c, k) => {
+      const cell = typeof c === "object" && c !== null ? c : { text: String(c) };
+      const attrs = { text: cell.text };
+      if (cell.key) attrs["data-key"] = cell.key;
+      if (cell.bold) attrs.class = "clf-match";
+      return el(k === 0 ? "th" : "td", k === 0 ? { ...attrs, scope: "row" } : attrs);
+    }));
+    const fold = rows.length > FOLD_OVER;
+    t.append(el("tbody", {}, (fold ? rows.slice(0, FOLD_AFTER) : rows).map(row)));
+    if (!fold) return t;
+    const rest = el("tbody", { class: "clf-rest" }, rows.slice(FOLD_AFTER).map(row));
+    rest.hidden = true;
+    t.append(rest);
+    const more = `${rows.length - FOLD_AFTER} more ${header[0] === "metric" ? "metrics" : "rows"}`;
+    const button = el("button", { type: "button", class: "clf-more", "aria-expanded": "false",
+                                  "data-fold": header.join("|"), text: `Show ${more}` });
+    button.addEventListener("click", () => {
+      const open = button.getAttribute("aria-expanded") !== "true";
+      button.setAttribute("aria-expanded", String(open));
+      button.textContent = open ? `Hide the ${more}` : `Show ${more}`;
+      rest.hidden = !open;
+    });
+    return el("div", { class: "clf-folded" }, [t, button]);
   }
 
   const mark = (flag) => ({ text: flag ? "✓ yes" : "✗ no" });
@@ -276,8 +287,16 @@
     return { controls, status: (t) => (status.textContent = t), live, readout, figures };
   }
 
+  // A folded table or note that the reader opened stays open when its readout is drawn again.
   function replace(node, ...children) {
+    const opened = new Set([...node.querySelectorAll('button[data-fold][aria-expanded="true"], details[data-fold][open]')]
+      .map((e) => e.dataset.fold));
     node.replaceChildren(...children.filter(Boolean));
+    for (const e of node.querySelectorAll("[data-fold]")) {
+      if (!opened.has(e.dataset.fold)) continue;
+      if (e.tagName === "DETAILS") e.open = true;
+      else e.click();
+    }
   }
 
   // An editable matrix: one number input per cell, rows = predicted, columns = true.
@@ -364,7 +383,8 @@
         table(["metric", "value", `${pct} interval`], spec.metrics.map((k) => [k, { text: fmt(values[k]), key: k },
           { text: intervalText(mi[k][0], mi[k][1]), key: `interval:${k}` }]),
           `|S| = ${total(m)}`),
-        el("p", { class: "clf-note", text: INTERVAL_NOTE }),
+        el("details", { class: "clf-note-fold", "data-fold": "interval-note" }, [
+          el("summary", { text: "What these intervals assume" }), el("p", { class: "clf-note", text: INTERVAL_NOTE })]),
         table(["class", "bias", "prevalence", "P", `P ${pct}`, "R", `R ${pct}`, "F1"], nm.map((s, i) => [s,
           { text: String(cw.bias[i]), key: `bias:${i}` }, { text: String(cw.prevalence[i]), key: `prevalence:${i}` },
           { text: fmt(cw.precision[i]), key: `precision:${i}` }, span(ci.precision[i], `interval:precision:${i}`),
@@ -768,7 +788,76 @@
     return { state };
   }
 
-  const KINDS = { confusion, macro_f1: macroF1, nonmonotonicity, paradox, prevalence, chance, chooser, threshold };
+  // --- 9. cost curve ---------------------------------------------------------------------
+  // As clfbook.widgets.costs: the slider's stops carry the library's PC(+); the cheapest
+  // line is the first of least FPR (1 - PC) + FNR PC (cheapest_point).
+  // The line from (0, a) to (1, b), cut where it leaves the chart's top at y = top.
+  function cut(a, b, top, color) {
+    const at = (y) => (y - a) / (b - a);
+    const x0 = a > top ? at(top) : 0, x1 = b > top ? at(top) : 1;
+    return { xs: [x0, x1], ys: [a + (b - a) * x0, a + (b - a) * x1], color };
+  }
+  function costs(root, spec) {
+    const f = frame(root, spec), L = spec.lines;
+    const fpr = L.map((l) => l[0]), tpr = L.map((l) => 1 - l[1]);
+    let i = spec.start;
+    const s = slider("cost ratio", spec.exponents.length - 1, i, (j) => { i = j; refresh(); },
+      (j) => `${fmtG(spec.ratios[j], 3)} : 1`);
+    f.controls.append(s.node);
+    const state = () => {
+      const pc = spec.pcs[i];
+      let k = 0, best = Infinity;
+      L.forEach((l, j) => {
+        const nec = l[0] * (1 - pc) + l[1] * pc;
+        if (nec < best) { best = nec; k = j; }
+      });
+      return { i, ratio: spec.ratios[i], pc, k, threshold: k === 0 ? Infinity : spec.thresholds[k - 1],
+               fpr: fpr[k], tpr: tpr[k], nec: best, trivial: Math.min(pc, 1 - pc) };
+    };
+    function refresh() {
+      const st = state(), t = Number.isFinite(st.threshold) ? fmtG(st.threshold, 4) : "∞ (treat none)";
+      f.live.textContent = `Cost ratio ${fmtG(st.ratio, 4)}, PC(+) ${fmt(st.pc)}: the cheapest threshold ` +
+        `${t}, false positive rate ${fmt(st.fpr)}, true positive rate ${fmt(st.tpr)}, cost ${fmt(st.nec)}.`;
+      const c = (text, key) => ({ text, key });
+      replace(f.readout, table(["quantity", "value"], [
+        ["cost ratio C(FN) / C(FP)", c(fmtG(st.ratio, 4), "ratio")],
+        ["probability cost PC(+)", c(fmt(st.pc), "pc")],
+        ["cheapest threshold (score ≥ t)", c(t, "threshold")],
+        ["false positive rate", c(fmt(st.fpr), "fpr")],
+        ["true positive rate", c(fmt(st.tpr), "tpr")],
+        ["normalized expected cost", c(fmt(st.nec), "nec")],
+        ["best trivial classifier", c(fmt(st.trivial), "trivial")]], `prior p(+) = ${spec.prior.toFixed(3)}`));
+      const a = L[st.k][0], b = L[st.k][1], pc = st.pc;
+      // the line of equal cost through the point, slope (1 - PC) / PC, cut to the unit square
+      const slope = (1 - pc) / pc, x0 = Math.max(0, st.fpr - st.tpr / slope);
+      const x1 = Math.min(1, st.fpr + (1 - st.tpr) / slope), yOf = (x) => st.tpr + slope * (x - st.fpr);
+      const iso = pc > 0 ? { xs: [x0, x1], ys: [yOf(x0), yOf(x1)] } : { xs: [st.fpr, st.fpr], ys: [0, 1] };
+      replace(f.figures,
+        chart({ title: "cost curve: the cheapest line at PC(+)", xlim: [0, 1], ylim: [0, 0.55],
+          xlabel: "probability cost PC(+)",
+          label: `Cost curve: the lower envelope of the ROC points' cost lines (area ${fmt(spec.area)}) and the ` +
+            `two trivial classifiers; at PC(+) ${fmt(pc)} the cheapest line runs from ${fmt(a)} to ${fmt(b)}, cost ${fmt(st.nec)}.`,
+          lines: [{ xs: [0, 0.55], ys: [0, 0.55], color: COLORS[0], dash: "5 3" },  // cut at the top
+                  { xs: [0.45, 1], ys: [0.55, 0], color: COLORS[0], dash: "2 3" },
+                  { xs: spec.grid, ys: spec.envelope, color: COLORS[4] },
+                  cut(a, b, 0.55, COLORS[5])],
+          vlines: [{ x: pc }], points: [{ x: pc, y: st.nec, color: COLORS[5] }],
+          legend: [["always negative / positive", COLORS[0], true], ["lower envelope", COLORS[4]],
+                   ["the cheapest ROC point's line", COLORS[5]]] }),
+        chart({ title: "ROC: the same operating point", xlim: [0, 1], ylim: [0, 1], xlabel: "false positive rate",
+          label: `ROC curve; the cheapest point at false positive rate ${fmt(st.fpr)}, true positive rate ` +
+            `${fmt(st.tpr)}, with the dashed line of equal cost through it.`,
+          lines: [{ xs: fpr, ys: tpr, color: COLORS[3] }, { xs: [0, 1], ys: [0, 1], color: COLORS[6], dash: "2 3" },
+                  { xs: iso.xs, ys: iso.ys, color: COLORS[5], dash: "5 3" }],
+          points: [{ x: st.fpr, y: st.tpr, color: COLORS[5] }],
+          legend: [["ROC curve", COLORS[3]], ["random guessing", COLORS[6], true],
+                   ["equal cost through the point", COLORS[5], true]] }));
+    }
+    refresh();
+    return { state };
+  }
+
+  const KINDS = { confusion, macro_f1: macroF1, nonmonotonicity, paradox, prevalence, chance, chooser, threshold, costs };
 
   function init() {
     const t0 = performance.now();

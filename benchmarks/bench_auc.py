@@ -19,6 +19,14 @@ are what a shared machine can compare):
 - ``auc_interval(method="delong")`` at 10**6 continuous scores against the DeLong
   interval of the ``confidenceinterval`` package (goal: no slower), with the
   difference of the two ends.
+- Issue 39, speed back: ``auc_interval(y, s, size=10_000)`` at 10**6 scores with 900
+  distinct values (quick: 10**4 scores, 100 values, 500 resamples) against the
+  library at commit ``e67cb27`` (``git archive`` into a scratch folder, imported as
+  ``clfmetrics_e67cb27``), the two timed in turn in the same run (goal: a ratio of
+  medians of at most 1), with whether the intervals are equal; and
+  ``report(y, pred, scores=s)`` at 10**6 continuous scores against one
+  ``sklearn.metrics.average_precision_score`` call on the same scores (goal: a ratio
+  of at most 25, 5 s where that call takes 0.2 s).
 
 The bootstrap rows give wall and CPU seconds of the percentile interval: on a
 shared machine the CPU time (and the ratio of CPU times) is the steadier figure.
@@ -28,8 +36,15 @@ Every bootstrap here resamples the positives and the negatives separately
 
 from __future__ import annotations
 
+import importlib
+import io
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -158,15 +173,95 @@ def bench_proba_ap(n_items: int, size: int, reference: int, rng) -> dict:
     }
 
 
+REFERENCE_COMMIT = "e67cb27"
+
+
+def _library_at(commit: str, folder: Path):
+    """The library at ``commit``, imported as ``clfmetrics_<commit>``, or None without git."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", commit, "src/clfmetrics"],
+            capture_output=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    name = f"clfmetrics_{commit}"
+    (folder / "src" / "clfmetrics").rename(folder / name)
+    sys.path.insert(0, str(folder))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(folder))
+
+
+def bench_versus_commit(n_items: int, distinct: int, size: int, repeat: int, rng) -> dict:
+    """``auc_interval`` at ``n_items`` scores with ``distinct`` values, ours and e67cb27's.
+
+    Where a class has fewer cells than ``3 sqrt(n)`` both draw the same way (numpy's
+    multinomial, or the items), so the intervals are equal to the last bit.
+    """
+    y, s = _problem(n_items, distinct, rng)
+    row = {"items": n_items, "distinct": int(np.unique(s).size), "resamples": size}
+    with tempfile.TemporaryDirectory() as folder:
+        old = _library_at(REFERENCE_COMMIT, Path(folder))
+        if old is None:
+            row["reference"] = f"git archive {REFERENCE_COMMIT} failed (no history)"
+            return row
+        times, ends = {"ours": [], "commit": []}, {}
+        for _ in range(repeat):  # in turn, so that both see the same load
+            for key, lib in (("ours", cm), ("commit", old)):
+                wall, _, iv = _seconds(lambda lib=lib: lib.auc_interval(y, s, size=size, rng=0))
+                times[key].append(wall)
+                ends[key] = (iv.low, iv.high)
+    ours, theirs = times["ours"], times["commit"]
+    row.update(
+        {
+            "ours_s": statistics.median(ours),
+            f"{REFERENCE_COMMIT}_s": statistics.median(theirs),
+            "ratio_ours_to_commit": statistics.median(ours) / statistics.median(theirs),
+            "same_interval": ends["ours"] == ends["commit"],
+            "repeats": repeat,
+        }
+    )
+    return row
+
+
+def bench_report_scores(n_items: int, repeat: int, rng) -> dict:
+    """``report(y, pred, scores=s)`` at continuous scores against one AP call (sklearn)."""
+    from sklearn.metrics import average_precision_score
+
+    y = (rng.random(n_items) < 0.3).astype(np.int64)
+    s = 1 / (1 + np.exp(-rng.normal(1.5 * y - 0.5, 1.0)))
+    pred = (s > 0.5).astype(np.int64)
+    ours, theirs = [], []
+    for _ in range(repeat):
+        theirs.append(_seconds(lambda: average_precision_score(y, s))[0])
+        ours.append(_seconds(lambda: cm.report(y, pred, scores=s))[0])
+    return {
+        "items": n_items,
+        "report_s": statistics.median(ours),
+        "average_precision_score_s": statistics.median(theirs),
+        "ratio_to_one_ap_call": statistics.median(ours) / statistics.median(theirs),
+        "repeats": repeat,
+    }
+
+
 def bench_auc(quick: bool) -> dict:
     rng = np.random.default_rng(18)
     if quick:
         big, cont, size, few, many, delong_n, repeat = 10**4, 10**3, 500, 2, 20, 10**4, 1
     else:
         big, cont, size, few, many, delong_n, repeat = 10**6, 10**5, 10**4, 3, 300, 10**6, 3
+    versus = (10**4, 100, 500) if quick else (10**6, 900, 10**4)  # items, distinct, resamples
     return {
         "distinct": [bench_cells(big, 1000 if not quick else 100, size, few, rng)],
         "continuous": [bench_cells(cont, None, size, many, rng)],
         "delong": [bench_delong(delong_n, repeat, rng)],
         "proba_ap": [bench_proba_ap(10**4 if quick else 10**5, 200 if quick else 2000, 2, rng)],
+        "versus_e67cb27": [bench_versus_commit(*versus, repeat + 2, rng)],
+        "report_scores": [bench_report_scores(10**4 if quick else 10**6, repeat, rng)],
     }

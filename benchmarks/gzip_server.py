@@ -1,10 +1,8 @@
 """A static file server on a loopback port that compresses text the way a real host does.
 
 Lighthouse judges transfer sizes, so the pages are served gzipped (as GitHub Pages serves
-them), with GitHub Pages' ten-minute cache lifetime. The machine is offline: MathJax, the
-one script the book takes from a CDN, is answered from the MathJax 3 files of the
-``django-static-mathjax`` wheel under ``/_mathjax/`` (the HTML's CDN address is rewritten
-as it is served; the files on disk are unchanged).
+them), with GitHub Pages' ten-minute cache lifetime. The book asks no other site for
+anything (MathJax is in its ``_static``), so the machine being offline changes nothing.
 """
 
 from __future__ import annotations
@@ -17,18 +15,7 @@ import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-MATHJAX_CDN = b"https://cdn.jsdelivr.net/npm/mathjax@3/es5/"
-MATHJAX_LOCAL = "/_mathjax/"
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
-
-
-def mathjax_dir() -> Path | None:
-    """The wheel's MathJax 3 ``es5`` folder, or None when the wheel is not installed."""
-    try:
-        import mathjax
-    except ImportError:
-        return None
-    return Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
 
 
 class _GzipHandler(http.server.SimpleHTTPRequestHandler):
@@ -37,19 +24,14 @@ class _GzipHandler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self):
         path = unquote(urlsplit(self.path).path)
-        if path.startswith(MATHJAX_LOCAL) and mathjax_dir() is not None:
-            file = mathjax_dir() / path.removeprefix(MATHJAX_LOCAL)
-        else:
-            file = Path(self.translate_path(path))
-            if file.is_dir():
-                file = file / "index.html"
+        file = Path(self.translate_path(path))
+        if file.is_dir():
+            file = file / "index.html"
         if not file.is_file():
             self.send_error(404)
             return
         body = file.read_bytes()
         kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-        if kind == "text/html":
-            body = body.replace(MATHJAX_CDN, MATHJAX_LOCAL.encode())
         gzipped = "gzip" in self.headers.get("Accept-Encoding", "") and kind.startswith(
             COMPRESSIBLE
         )

@@ -324,6 +324,8 @@ def main(argv=None) -> int:
     print_table("AUC intervals, continuous scores", results["auc"]["continuous"])
     print_table("DeLong versus confidenceinterval", results["auc"]["delong"])
     print_table("one-vs-rest AP intervals, 5 classes", results["auc"]["proba_ap"])
+    print_table("auc_interval against e67cb27 (issue 39)", results["auc"]["versus_e67cb27"])
+    print_table("report with scores against one AP call", results["auc"]["report_scores"])
     print_table("ROC/PR bands, 1,000 distinct scores", results["bands"]["distinct"])
     print_table("ROC/PR bands, continuous scores", results["bands"]["continuous"])
     print_table("CORP consistency band", results["corp_band"])
@@ -338,7 +340,7 @@ def main(argv=None) -> int:
     lighthouse = results.get("lighthouse", {})
     print_table(
         "Lighthouse, mobile, gzipped loopback (goals: a11y/BP 100, SEO >= 95, "
-        "performance within 10 of the bare page)",
+        "performance, median of 5, within 5 of the bare page)",
         lighthouse.get("pages", []),
     )
     Path(args.output).write_text(json.dumps(results, indent=2))

@@ -59,6 +59,10 @@ def test_quick_benchmark_runs(tmp_path):
     assert all(r["under_limit"] for r in memory), memory
     (ap,) = auc["proba_ap"]  # issue 26: the AP bootstraps of a 5-class --proba report
     assert ap["ap_five_classes_cpu_s"] > 0 and ap["cpu_speedup"] > 1, ap
+    (commit,) = auc["versus_e67cb27"]  # issue 39: against e67cb27's code, in the same run
+    assert commit["ratio_ours_to_commit"] > 0 and commit["same_interval"], commit
+    (report,) = auc["report_scores"]  # issue 39: the report against one AP call
+    assert report["report_s"] > 0 and report["ratio_to_one_ap_call"] > 0, report
     (delong,) = auc["delong"]
     assert delong["delong_s"] > 0
     assert delong.get("end_difference", 0) < 1e-4  # the same interval as confidenceinterval

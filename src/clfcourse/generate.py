@@ -16,6 +16,7 @@ from pathlib import Path
 import nbformat
 
 from .answers import rubric
+from .checks import INTRO, shown_messages
 from .exercises import META, Assignment, _chapter_name, build_assignment, notebook_chapters
 from .markdown import Book, executed_glue, to_commonmark
 from .master import Hidden, assignment_config, master_notebook, read_hidden
@@ -128,7 +129,9 @@ def assign_chapter(
         zips = sorted((dist / "autograder").glob("*.zip"))
         if len(zips) != 1:
             raise RuntimeError(f"otter assign wrote {len(zips)} zips for {stem}:\n{log.getvalue()}")
-        shutil.copy(dist / "student" / f"{stem}.ipynb", out / "student" / f"{stem}.ipynb")
+        student = nbformat.read(dist / "student" / f"{stem}.ipynb", as_version=4)
+        student.cells.insert(0, nbformat.v4.new_markdown_cell(INTRO))
+        nbformat.write(student, out / "student" / f"{stem}.ipynb")
         shutil.copy(zips[0], out / "autograder" / f"{stem}.zip")
         teacher = nbformat.read(dist / "autograder" / f"{stem}.ipynb", as_version=4)
         nbformat.write(_teacher(teacher, assignment, book), out / "teacher" / f"{stem}.ipynb")
@@ -146,10 +149,21 @@ def assign_chapter(
                 if ex.graded
                 else "",
                 "rubric": None if ex.solution_cells else rubric(ex.prose, f"{stem}, {ex.label}"),
+                # the messages of its hidden tests that the student's feedback may show
+                "shown": _shown(assignment, ex, hidden or {}) if ex.graded else [],
             }
             for ex in assignment.exercises.values()
         ],
     }
+
+
+def _shown(assignment: Assignment, ex, hidden: dict[str, Hidden]) -> list[str]:
+    """The messages of an exercise's hidden tests (the teacher's, else the chapter's) that
+    their author marked ``# shown`` or ``# stated`` (:func:`.checks.shown_messages`)."""
+    given = hidden.get(ex.label)
+    cells = assignment.notebook.cells
+    sources = list(given.cases) if given is not None else [cells[k].source for k in ex.hidden_cells]
+    return shown_messages(sources, f"{assignment.stem}, {ex.label}")
 
 
 def _points(ex, hidden: dict[str, Hidden]) -> float:

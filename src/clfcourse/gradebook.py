@@ -21,7 +21,8 @@ Every run writes its own folder ``OUT/runs/<UTC time>/`` and nothing in an older
     raised, for the teacher.
 ``feedback/<student>/<assignment>.md``
     What the student may see: points per exercise, the public tests' messages, the errors their
-    own cells raised; a failed hidden test says only that it failed.
+    own cells raised; a failed hidden test says only that it failed, unless its message is
+    one the exercise's author marked ``# shown`` or ``# stated`` (:mod:`.checks`).
 ``teacher/<student>/<assignment>.md``
     Every message in full, and each error the notebook raised with its traceback.
 ``summary.txt``

@@ -47,8 +47,9 @@ class GradeRow:
     error: str = ""
     traceback: str = ""
     #: What the student may read of ``message``: a failed hidden test case only as
-    #: "test N (hidden): failed" (:func:`_rows`); by default the whole message, which for a
-    #: file that was not scored is the grader's own reason.
+    #: "test N (hidden): failed", or with the message its author marked (:func:`_messages`);
+    #: by default the whole message, which for a file that was not scored is the grader's
+    #: own reason.
     shown: str | None = None
 
     def __post_init__(self):
@@ -121,12 +122,15 @@ def _first_error(text: str) -> str:
     return found[0].strip() if found else "failed"
 
 
-def _messages(test: dict) -> tuple[str, str]:
+def _messages(test: dict, shown: tuple[str, ...] = ()) -> tuple[str, str]:
     """The teacher's message of one test and the student's: ``ok``, or per failed case its
-    number and the first error it raised, a hidden case only as "test N (hidden): failed".
+    number and the first error it raised, a hidden case only as "test N (hidden): failed",
+    or as "test N (hidden): MESSAGE" when its error is an assertion whose message is one
+    of ``shown`` (those its author marked, :func:`.checks.shown_messages`).
 
     Built from the test's cases as data (:func:`.isolated._score`), never by cutting words
-    out of its text, so no hidden message can slip through whatever it holds.
+    out of its text, so no hidden message can slip through whatever it holds: the only words
+    of a hidden case a student reads are ones the author wrote down as safe beforehand.
     """
     cases = test.get("cases")
     if not isinstance(cases, list):  # results without cases: the student sees no detail
@@ -136,8 +140,11 @@ def _messages(test: dict) -> tuple[str, str]:
     if not failed:
         return "ok", "ok"
     mine = [f"test {c['number']}: {_first_error(c['message'])}" for c in failed]
+    said = {f"AssertionError: {m}": m for m in shown}
     theirs = [
-        f"test {c['number']} (hidden): failed" if c["hidden"] else text
+        f"test {c['number']} (hidden): {said.get(_first_error(c['message']), 'failed')}"
+        if c["hidden"]
+        else text
         for c, text in zip(failed, mine, strict=True)
     ]
     return _cut("; ".join(mine)), _cut("; ".join(theirs))
@@ -256,11 +263,20 @@ def grade_notebook(
         )
     if results is None:
         return Graded([GradeRow(name, ex, 0, pts, problem) for ex, pts in graded.items()], problem)
-    return Graded(attach_errors(_rows(name, graded, results), results.get("errors", [])), None)
+    rows = _rows(name, graded, results, _shown(chapter))
+    return Graded(attach_errors(rows, results.get("errors", [])), None)
 
 
-def _rows(name: str, graded: dict[str, float], results: dict) -> list[GradeRow]:
-    """The rows of a file whose values were scored (``results`` of :func:`run_isolated`)."""
+def _shown(chapter: dict) -> dict[str, tuple[str, ...]]:
+    """Per exercise, the hidden tests' messages its feedback may show (``manifest.json``)."""
+    return {ex["exercise"]: tuple(ex.get("shown", ())) for ex in chapter["exercises"]}
+
+
+def _rows(
+    name: str, graded: dict[str, float], results: dict, said: dict | None = None
+) -> list[GradeRow]:
+    """The rows of a file whose values were scored (``results`` of :func:`run_isolated`);
+    ``said`` (:func:`_shown`) names the hidden messages the student may read."""
     tests = {t["name"]: t for t in results["tests"]}
     refused = "; ".join(f"{k}: {v}" for k, v in sorted(results["refused"].items()))
     rows = []
@@ -269,7 +285,7 @@ def _rows(name: str, graded: dict[str, float], results: dict) -> list[GradeRow]:
         if test is None:
             rows.append(GradeRow(name, ex, 0, pts, "the grader has no test for this exercise"))
             continue
-        message, shown = _messages(test)
+        message, shown = _messages(test, (said or {}).get(ex, ()))
         if refused and message != "ok":
             message = f"{message} (values not graded: {refused})"[:400]
             shown = f"{shown} (values not graded: {refused})"[:400]
@@ -297,7 +313,7 @@ def teacher_rows(
     if ready.teacher is None:
         raise FileNotFoundError(f"{chapter['chapter']}: no teacher notebook")
     graded = {ex["exercise"]: ex["points"] for ex in chapter["exercises"] if ex["graded"]}
-    rows = _rows(chapter.get("teacher", ""), graded, ready.teacher)
+    rows = _rows(chapter.get("teacher", ""), graded, ready.teacher, _shown(chapter))
     return attach_errors(rows, ready.teacher.get("errors", []))
 
 

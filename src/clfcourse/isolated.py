@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 
 from .sandbox import tasks_of
-from .values import TRUSTED, NotCarried, decode, encode
+from .values import NotCarried, decode, encode, trusted
 
 #: This module's name, also when it runs as ``__main__``.
 MODULE = "clfcourse.isolated"
@@ -125,7 +125,7 @@ def _proxy(worker: _Worker, name: str):
 
 def _imported(module: str, attr: str | None):
     """What ``import module`` or ``from module import attr`` binds (trusted packages only)."""
-    if module.split(".")[0] not in TRUSTED:
+    if not trusted(module):
         raise ImportError(f"{module} is not a package the grader imports")
     found = importlib.import_module(module)
     if attr is None:

@@ -3,7 +3,8 @@
 Every graded exercise becomes a question ``# BEGIN QUESTION`` … ``# END QUESTION`` named after its
 label, worth its points, all or nothing. Its solution cells go into a ``# BEGIN SOLUTION`` block,
 with the code between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` lines, which otter replaces by
-``...`` under a comment that restates the task. Its ``check`` cells become public tests and its
+``...`` under a comment that restates the task. Its ``check`` cells become public tests (as
+:func:`.checks.public_check` writes them: a failure shows its own message first) and its
 ``hidden-check`` cells ``# HIDDEN`` tests, unless the teacher gives their own
 (:func:`read_hidden`, ``make assignments HIDDEN=dir``). Solution prose is removed from the
 markdown; the teacher notebook gets it back after otter has run (see :mod:`.generate`).
@@ -19,6 +20,7 @@ import nbformat
 import yaml
 
 from .answers import rubric
+from .checks import answer_names, public_check
 from .exercises import _OPEN, META, Assignment, _closes, _options, _State, strip_solutions
 from .markdown import Book, to_commonmark
 
@@ -247,6 +249,8 @@ def master_notebook(
                 cell.source = "# HIDDEN\n" + cell.source
                 master.cells.append(cell)
             else:
+                answers = answer_names([nb.cells[j].source for j in ex.solution_cells])
+                cell.source = public_check(cell.source, label, answers)
                 master.cells.append(cell)
         elif testing:
             raise ValueError(f"{assignment.stem}, cell {k}: code among the checks of {testing}")

@@ -1,13 +1,12 @@
 """The rendered book in a real browser: Debian's Chromium driven by Playwright.
 
-The built HTML is served by ``http.server`` on 127.0.0.1. The sandbox has no
-internet, so MathJax (which the pages load from a CDN) is answered from the
-MathJax 3 files of the ``django-static-mathjax`` wheel, and every other
-non-local request is aborted and recorded: a page may ask no other site for
-anything (issue 25), and every local request must succeed. With ``SCREENSHOTS=1`` in the
-environment (``SCREENSHOTS=1 make test``), a full-page screenshot of every page goes to
-``_build/screenshots/`` for a person to look through; they are off by default because no test
-reads them and a long chapter's screenshot costs several times its page load.
+The built HTML is served by ``http.server`` on 127.0.0.1, and every non-local request is
+aborted and recorded: a page may ask no other site for anything, MathJax included (issues 25
+and 40: the book serves its own copy), and every local request must succeed. With
+``SCREENSHOTS=1`` in the environment (``SCREENSHOTS=1 make test``), a full-page screenshot of
+every page goes to ``_build/screenshots/`` for a person to look through; they are off by
+default because no test reads them and a long chapter's screenshot costs several times its
+page load.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from local_server import not_local, serve
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from selfcheck_site import specs as selfcheck_specs
 
-MATHJAX_CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/mathjax@3/es5/(?P<path>[^?#]+)")
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 TAKE_SCREENSHOTS = os.environ.get("SCREENSHOTS", "") not in ("", "0")
 #: The API reference's module pages all come from one autodoc template: the browser visits the
@@ -139,12 +137,6 @@ def _axe_js() -> str:
     return (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
 
 
-def _mathjax_dir() -> Path:
-    import mathjax  # the django-static-mathjax wheel
-
-    return Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
-
-
 @pytest.fixture(scope="session")
 def site(built_html):
     """Serve the built book on a free loopback port for the whole run."""
@@ -166,7 +158,7 @@ class PageVisit:
         self.page.set_default_timeout(PAGE_TIMEOUT_MS)
         self.console_errors: list[str] = []
         self.failed_local: list[str] = []
-        self.outside: list[str] = []  # requests to other sites than MathJax's CDN
+        self.outside: list[str] = []  # requests to other sites
         self.base = base
         self.page.on("console", self._on_console)
         # An uncaught exception (a SyntaxError in an inline script) is not a console message.
@@ -207,18 +199,11 @@ class PageVisit:
         self._axe = None
 
     def _route(self, route):
-        url = route.request.url
-        match = MATHJAX_CDN.match(url)
-        if match:
-            local = _mathjax_dir() / match.group("path")
-            if local.is_file():
-                return route.fulfill(path=str(local))
-        else:
-            self.outside.append(url)
+        self.outside.append(route.request.url)
         return route.abort()  # the sandbox is offline: no other host is reachable
 
     def _is_local(self, url: str | None) -> bool:
-        return bool(url) and (url.startswith(self.base) or MATHJAX_CDN.match(url) is not None)
+        return bool(url) and url.startswith(self.base)
 
     def _on_console(self, msg):
         if msg.type != "error":
@@ -348,7 +333,8 @@ def visit(browser, site, page_context):
 def test_pages_load_without_console_errors_or_failed_requests(visit, path):
     """Every page loads with no JavaScript error (console error or uncaught exception, such
     as a constant declared twice), every local request succeeds, and the page asks no other
-    site for anything but MathJax (issue 25: no require.js, no widget manager, no thebe)."""
+    site for anything, MathJax included (issue 25: no require.js, no widget manager, no
+    thebe; issue 40: no CDN)."""
     loaded = visit(path)
     assert not loaded.console_errors, f"{path}: {loaded.console_errors}"
     assert not loaded.failed_local, f"{path}: {loaded.failed_local}"
@@ -603,7 +589,7 @@ def test_page_explorers_come_alive(visit, path):
 
 def test_every_explorer_has_a_page_version():
     chapters = " ".join((ROOT / p).with_suffix(".md").read_text() for p in PAGES)
-    assert chapters.count("page_view(") >= 8
+    assert chapters.count("page_view(") >= 9
 
 
 #: The classes the book's pygments style colours or styles, in either theme.
@@ -662,3 +648,183 @@ def test_code_token_colours_have_enough_contrast(visit, built_html, path, theme)
     assert set(outcome) == {"(text)", *classes}, f"axe did not check {set(classes) - set(outcome)}"
     poor = {name: found for name, found in outcome.items() if found[0] != "passes"}
     assert not poor, f"{theme} mode: {poor}"
+
+
+# --- offline, on a phone, in dark mode (issue 40) -------------------------------------------
+
+
+def test_math_typesets_from_a_saved_copy_with_no_network(browser, built_html):
+    """Opened from the files (``file://``, as a saved or offline copy is) with every request
+    to another site aborted, a page typesets its formulas with the site's own MathJax."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    outside: list[str] = []
+
+    def refuse(route):
+        outside.append(route.request.url)
+        route.abort()
+
+    context.route(re.compile(r"^(?!file:)"), refuse)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
+        page.goto((built_html / "chapters" / "notation.html").as_uri(), wait_until="load")
+        assert page.evaluate(TYPESET_ALL), "MathJax did not start"
+        source = page.evaluate("() => document.querySelector('script[src*=mathjax]').src")
+        assert source.startswith("file:") and "/_static/mathjax/" in source, source
+        assert page.locator("mjx-container mjx-math").count() >= 5
+        assert page.locator("mjx-merror").count() == 0
+        assert not outside, outside
+    finally:
+        context.close()
+
+
+#: Every page of the toc, the whole API reference included (its signatures were the widest).
+ALL_PAGES = [p.relative_to(ROOT).with_suffix(".html").as_posix() for p in toc_files()]
+PHONE = {"width": 390, "height": 844}
+#: Elements that stick out of the phone's screen, and how far the page scrolls sideways.
+SIDEWAYS = """() => {
+    const W = document.documentElement.clientWidth;
+    const clipped = e => {
+        for (let p = e.parentElement; p; p = p.parentElement)
+            if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(p).overflowX))
+                return true;
+        return false;
+    };
+    // the sidebars are drawers off the screen until the reader opens them
+    const out = [...document.querySelectorAll('main *')]
+        .filter(e => !e.closest('.bd-sidebar-primary, .bd-sidebar-secondary'))
+        .filter(e => e.getBoundingClientRect().right > W + 1 && !clipped(e))
+        .slice(0, 5)
+        .map(e => `${e.tagName.toLowerCase()}.${e.className} ${e.textContent.slice(0, 40)}`);
+    return {scrollWidth: document.documentElement.scrollWidth, width: W, out};
+}"""
+#: Every figure image of the cells' output: its drawn width and the width it is shown at.
+FIGURE_SIZES = """() => [...document.querySelectorAll('main .cell_output img')]
+    .filter(img => img.naturalWidth > 0)
+    .map(img => [img.getAttribute('src'), img.naturalWidth,
+                 img.getBoundingClientRect().width])"""
+#: The share of its drawn size a figure keeps on a phone: its smallest text (7-point legends
+#: at the figures' 100 dpi, about 10 pixels) stays at 8 pixels or more.
+READABLE_SCALE = 0.8
+
+
+@pytest.fixture(scope="session")
+def phone_context(browser):
+    """A phone's screen (390 x 844, touch, the mobile layout) shared by the phone tests."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.route(re.compile(r"^(?!http://127\.0\.0\.1)"), lambda route: route.abort())
+    yield context
+    context.close()
+
+
+@pytest.mark.parametrize("path", [_page_param(path) for path in ALL_PAGES])
+def test_no_page_is_wider_than_a_phone_and_figures_stay_readable(phone_context, site, path):
+    """On a 390-pixel phone no page scrolls sideways, every formula typeset and every image
+    loaded (a long inline name or an API signature wraps; a wide formula or figure scrolls
+    inside its own box); and every figure is shown at 80 % of its drawn size or more, so its
+    legends stay readable (shrunk to the column they were 4 pixels tall)."""
+    page = phone_context.new_page()
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
+    try:
+        page.goto(f"{site}/{path}", wait_until="load")
+        page.evaluate(TYPESET_ALL)
+        page.evaluate(LOAD_ALL_IMAGES)
+        found = page.evaluate(SIDEWAYS)
+        assert found["width"] == PHONE["width"], found
+        assert found["scrollWidth"] <= found["width"] and not found["out"], f"{path}: {found}"
+        for src, drawn, shown in page.evaluate(FIGURE_SIZES):
+            assert shown >= READABLE_SCALE * drawn - 1, (
+                f"{path}: {src} drawn {drawn} px wide, shown at {shown:.0f}"
+            )
+    finally:
+        page.close()
+
+
+#: Each explorer's height, and whether its first figure sits beside its controls.
+EXPLORER_LAYOUT = """() => [...document.querySelectorAll('.clf-page-explorer')].map(root => {
+    const side = root.querySelector('.clf-side').getBoundingClientRect();
+    const figure = root.querySelector('.clf-figures > figure');
+    const box = figure && figure.getBoundingClientRect();
+    return {kind: root.dataset.kind, height: root.getBoundingClientRect().height,
+            beside: box ? box.left >= side.right - 1 && box.top < side.bottom : null};
+})"""
+#: An explorer, controls, readout and figures together, fits in about a screen at 1,280 px.
+EXPLORER_HEIGHT = 1_100
+
+
+@pytest.mark.parametrize("path", [_page_param(path) for path in sorted(EXPLORER_PAGES)])
+def test_explorers_put_controls_beside_figures_and_fit_a_screen(visit, path):
+    """At 1,280 and 1,000 pixels every explorer with figures shows its first figure beside
+    its controls and readout, and at 1,280 each is under 1,100 pixels tall (the threshold
+    explorer was one column 2,360 tall: its long metric table folds)."""
+    page = visit(path).page
+    try:
+        for width in (1280, 1000):
+            page.set_viewport_size({"width": width, "height": 900})
+            for explorer in page.evaluate(EXPLORER_LAYOUT):
+                assert explorer["beside"] in (True, None), f"{path} at {width}: {explorer}"
+                if width == 1280:
+                    assert explorer["height"] < EXPLORER_HEIGHT, f"{path}: {explorer}"
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def _luminance(rgb: str) -> float:
+    """The WCAG relative luminance of a computed ``rgb(...)`` colour."""
+    channels = [int(x) / 255 for x in re.findall(r"\d+", rgb)[:3]]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+#: In dark mode: the colour behind each explorer (its first ancestor with a background), its
+#: text colour and the colour scheme its inputs are drawn in; then axe's colour contrast over
+#: the explorers alone.
+EXPLORER_DARK = """async () => {
+    const html = document.documentElement, before = html.dataset.theme;
+    html.dataset.theme = 'dark';
+    try {
+        const seen = [...document.querySelectorAll('.clf-page-explorer')].map(root => {
+            let e = root, ground = 'rgba(0, 0, 0, 0)';
+            for (; e && ground === 'rgba(0, 0, 0, 0)'; e = e.parentElement)
+                ground = getComputedStyle(e).backgroundColor;
+            const input = root.querySelector('input');
+            return {kind: root.dataset.kind, ground, text: getComputedStyle(root).color,
+                    scheme: input ? getComputedStyle(input).colorScheme : 'dark'};
+        });
+        const result = await axe.run({include: [['.clf-page-explorer']]},
+            {runOnly: {type: 'rule', values: ['color-contrast']}});
+        const poor = result.violations.flatMap(v => v.nodes.map(n => n.target.join(' ')));
+        return {seen, poor};
+    } finally {
+        if (before === undefined) delete html.dataset.theme; else html.dataset.theme = before;
+    }
+}"""
+
+
+@pytest.mark.parametrize("path", [_page_param(path) for path in sorted(EXPLORER_PAGES)])
+def test_explorers_follow_dark_mode(visit, path):
+    """In dark mode an explorer sits on the dark page (not in a light box), with light text,
+    inputs drawn in the dark scheme, and enough colour contrast everywhere in it."""
+    loaded = visit(path)
+    loaded.add_axe()
+    found = loaded.page.evaluate(EXPLORER_DARK)
+    loaded.changed()
+    for explorer in found["seen"]:
+        assert _luminance(explorer["ground"]) < 0.1, f"{path}: {explorer}"
+        assert _luminance(explorer["text"]) > 0.5, f"{path}: {explorer}"
+        assert explorer["scheme"] == "dark", f"{path}: {explorer}"
+    assert not found["poor"], f"{path}: poor contrast in dark mode: {found['poor']}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_book_follows_the_readers_colour_scheme(browser, site, scheme):
+    """``default_mode: auto``: until the reader picks a theme, the page takes the system's."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    context.route(re.compile(r"^(?!http://127\.0\.0\.1)"), lambda route: route.abort())
+    try:
+        page = context.new_page()
+        page.goto(f"{site}/chapters/intro.html", wait_until="load")
+        assert page.evaluate("() => document.documentElement.dataset.mode") == "auto"
+        assert page.evaluate("() => document.documentElement.dataset.theme") == scheme
+    finally:
+        context.close()

@@ -17,12 +17,13 @@ import math
 import numpy as np
 import pytest
 from local_server import not_local, serve
-from page_site import CHOOSER_TABLE, explorers, write_site
+from page_site import CHOOSER_TABLE, explorers, screening_sample, write_site
 
 import clfmetrics as cm
 from clfbook.widgets import (
     chance_baseline_simulator,
     confusion_matrix_explorer,
+    cost_curve_explorer,
     f_measure_paradox_explorer,
     macro_f1_explorer,
     metric_chooser,
@@ -424,6 +425,68 @@ def test_threshold_explorer(visits, objects):
         page.keyboard.press(key)  # keyboard
         check(int(slider.input_value()))
     check(v.click_slider(slider, 0.25))  # pointer
+    assert not v.errors
+
+
+def test_long_readout_tables_fold_and_stay_open_when_redrawn(visits):
+    """The threshold explorer's table of 14 metrics shows its first rows and folds the rest
+    behind a button (aria-expanded); opened, it stays open when the slider redraws the
+    readout, and its hidden rows still carry the library's numbers (the test above read
+    them)."""
+    page = visits["threshold"].page
+    button = page.locator("button.clf-more")
+    assert button.count() == 1
+    rows = "() => [...document.querySelector('button.clf-more').previousElementSibling.rows]"
+    visible = f"{rows}.filter(r => r.checkVisibility()).length"
+    total = page.evaluate(f"{rows}.length")
+    shown = page.evaluate(visible)
+    assert 1 < shown < total - 4, (shown, total)
+    assert button.get_attribute("aria-expanded") == "false"
+    button.click()
+    assert page.evaluate(visible) == total
+    slider = page.get_by_label("threshold t", exact=True)
+    slider.focus()
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("button.clf-more").get_attribute("aria-expanded") == "true"
+    assert page.evaluate(visible) == total
+    page.locator("button.clf-more").click()
+    assert page.evaluate(visible) == shown
+
+
+def test_cost_explorer(visits, objects):
+    """Issue 36: the cost ratio moves a line across the envelope and lights up the ROC
+    point; the page picks the library's cheapest point at the library's PC(+)."""
+    v, page = visits["costs"], visits["costs"].page
+    ex = objects["costs"]
+    spec = page_spec(ex)
+    assert spec == page_spec(cost_curve_explorer(*screening_sample(), live_figure=False))
+    slider = page.get_by_label("cost ratio", exact=True)
+
+    def check(i):
+        ex.set_log_ratio(spec["exponents"][i])
+        want, got, shown = ex.readout_values(), v.state(), v.readout()
+        assert got["k"] == want["k"], (i, got["k"], want["k"])
+        for key in ("pc", "fpr", "tpr", "nec", "trivial", "ratio"):
+            assert close(got[key], want[key]), (i, key, got[key], want[key])
+        for key in ("pc", "fpr", "tpr", "nec", "trivial"):
+            assert shown[key] == fmt(want[key]), (i, key)
+        assert shown["ratio"] == f"{want['ratio']:.4g}"
+        t = want["threshold"]
+        assert shown["threshold"] == (f"{t:.4g}" if np.isfinite(t) else "∞ (treat none)")
+
+    check(spec["start"])
+    slider.focus()
+    seen = set()
+    for key in ("ArrowRight", "PageUp", "End", "Home", "ArrowRight"):
+        page.keyboard.press(key)  # keyboard
+        i = int(slider.input_value())
+        check(i)
+        seen.add(v.state()["k"])
+    for fraction in (0.2, 0.7):
+        i = v.click_slider(slider, fraction)  # pointer
+        check(i)
+        seen.add(v.state()["k"])
+    assert len(seen) >= 3, "moving the ratio moved the operating point"
     assert not v.errors
 
 

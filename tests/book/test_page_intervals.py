@@ -345,7 +345,8 @@ def test_layout_ticks_and_dark_mode(open_page):
     # one page, laid out at each width in turn (a resize applies the same CSS as a load)
     wide = open_page("threshold.html", width=1400)
     side = wide.locator(".clf-side").bounding_box()
-    figures = wide.locator(".clf-figures").bounding_box()
+    # wide, the figures are items of the explorer's grid: the first one beside the controls
+    figures = wide.locator(".clf-figures > figure").first.bounding_box()
     assert figures["x"] >= side["x"] + side["width"] - 1  # beside
     live = wide.locator("[aria-live]").bounding_box()
     assert live["width"] <= 1 and live["height"] <= 1  # read out, not printed twice
@@ -363,7 +364,7 @@ def test_layout_ticks_and_dark_mode(open_page):
     phone.set_viewport_size({"width": 390, "height": 900})
     assert phone.evaluate("() => window.innerWidth") == 390
     side = phone.locator(".clf-side").bounding_box()
-    figures = phone.locator(".clf-figures").bounding_box()
+    figures = phone.locator(".clf-figures > figure").first.bounding_box()
     assert figures["y"] >= side["y"] + side["height"] - 1  # below
     # dark mode: the theme sets data-theme on <html> and light text on a dark page; myst-nb
     # puts a cell's HTML output on a light box with dark text. The charts' ink, captions and

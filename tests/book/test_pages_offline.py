@@ -1,9 +1,9 @@
-"""Pages that ask no other site for anything but MathJax, describe themselves, and are light
-on a phone (issue 25, items 2 and 3).
+"""Pages that ask no other site for anything, MathJax included (issue 40), describe
+themselves, and are light on a phone (issue 25, items 2 and 3).
 
 The fast tests check the Sphinx extensions behind this (``_ext/page_head.py``,
-``_ext/page_images.py``, ``_ext/page_code.py``) on small inputs; the ``book`` ones check every
-page of the built book.
+``_ext/page_images.py``, ``_ext/page_code.py``, ``_ext/page_mathjax.py``) on small inputs; the
+``book`` ones check every page of the built book.
 The browser tests (``test_browser.py``) check the same pages' requests and console live.
 """
 
@@ -14,14 +14,15 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from chapter_runner import ROOT, toc_files
 
 sys.path.insert(0, str(ROOT / "_ext"))
 import page_code
 import page_head
 import page_images
+import page_mathjax
 
-MATHJAX = re.compile(r"^https://cdn\.jsdelivr\.net/npm/mathjax@3/")
 #: What myst-nb loads for saved widget state (issue 25: two CDNs, for no widget on the page).
 WIDGET_CDN = ("require.js", "html-manager", "widget-state+json")
 
@@ -157,6 +158,20 @@ def test_icon_script_is_dropped_and_its_font_kept():
     assert "pydata-sphinx-theme.css" in out and "bootstrap.js" in out
 
 
+def test_search_scripts_are_deferred_or_dropped():
+    head = (
+        '<script src="../_static/searchtools.js"></script>\n'
+        '<script src="../_static/language_data.js"></script>\n'
+        '<script src="../searchindex.js"></script>\n'
+        '<script src="../_static/doctools.js"></script>\n'
+    )
+    deferred = page_head.defer_search_scripts(head)
+    assert deferred.count("<script defer src=") == 3 and "doctools.js" in deferred
+    assert page_head.defer_search_scripts(head, drop=True) == (
+        '<script src="../_static/doctools.js"></script>\n'
+    )
+
+
 def test_description_is_front_matter_else_first_prose_paragraph():
     from docutils.core import publish_doctree
 
@@ -170,6 +185,33 @@ def test_description_is_front_matter_else_first_prose_paragraph():
     assert text.startswith("The opening paragraph of the page says")
     assert len(text) <= page_head.DESCRIPTION_LENGTH and text.endswith("…")
     assert page_head.page_description(doctree, {"description": "Given."}) == "Given."
+
+
+def test_mathjax_is_copied_with_what_it_loads_later(tmp_path):
+    """The combined component and the folders it loads from at run time (lazy typesetting,
+    fonts, TeX extensions, the menu's accessibility tools) are copied; the other combined
+    components are not. A ``mathjax_path`` that is not the component is refused."""
+    source = page_mathjax.mathjax_source()
+    target = tmp_path / "mathjax"
+    page_mathjax.copy_mathjax(target)
+    for name in (
+        "tex-mml-chtml.js",
+        "ui/lazy.js",
+        "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff",
+        "input/tex/extensions/boldsymbol.js",
+        "a11y/explorer.js",
+    ):
+        assert (target / name).read_bytes() == (source / name).read_bytes(), name
+    assert not (target / "tex-svg-full.js").exists()
+
+    class App:
+        class config:
+            mathjax_path = "mathjax/tex-chtml.js"
+
+    with pytest.raises(RuntimeError, match=r"tex-mml-chtml\.js"):
+        page_mathjax._local_folder(App)
+    App.config.mathjax_path = "https://cdn.example.org/mathjax/tex-mml-chtml.js"
+    assert page_mathjax._local_folder(App) is None
 
 
 def test_chapters_that_query_duckdb_turn_its_progress_bar_off():
@@ -193,8 +235,8 @@ def test_chapters_that_query_duckdb_turn_its_progress_bar_off():
 # --- every page of the built book ---------------------------------------------------------
 
 
-def test_no_page_loads_a_script_or_style_from_another_site_but_mathjax(built_html):
-    """No ``<script src>`` or ``<link href>`` leaves the site except MathJax, and no page
+def test_no_page_loads_a_script_or_style_from_another_site(built_html):
+    """No ``<script src>`` or ``<link href>`` leaves the site, MathJax's included, and no page
     carries ipywidgets state or its CDN loaders (require.js, the HTML manager)."""
     problems = []
     for page in _pages(built_html):
@@ -202,7 +244,7 @@ def test_no_page_loads_a_script_or_style_from_another_site_but_mathjax(built_htm
         head = _parse(page)
         for script in head.scripts:
             src = script.get("src", "")
-            if _outside(src) and not MATHJAX.match(src):
+            if _outside(src):
                 problems.append(f"{page.name}: script {src}")
         for link in head.links:
             href = link.get("href", "")
@@ -210,6 +252,26 @@ def test_no_page_loads_a_script_or_style_from_another_site_but_mathjax(built_htm
                 problems.append(f"{page.name}: {link.get('rel')} {href}")
         problems += [f"{page.name}: {needle}" for needle in WIDGET_CDN if needle in text]
     assert not problems, "\n".join(problems[:20])
+
+
+def test_pages_with_math_load_the_sites_own_mathjax(built_html):
+    """Every page with a formula loads MathJax from its own ``_static`` (deferred), and the
+    files it loads later are there."""
+    static = built_html / "_static" / "mathjax"
+    for name in ("tex-mml-chtml.js", "ui/lazy.js", "output/chtml/fonts/woff-v2"):
+        assert (static / name).exists(), name
+    with_math = 0
+    for page in _pages(built_html):
+        text = page.read_text(encoding="utf-8")
+        scripts = [s for s in _parse(page).scripts if "mathjax" in s.get("src", "").lower()]
+        if '<span class="math' not in text and '<div class="math' not in text:
+            continue
+        with_math += 1
+        assert len(scripts) == 1, f"{page.name}: {scripts}"
+        src = scripts[0]["src"].split("?")[0]
+        assert (page.parent / src).resolve() == (static / "tex-mml-chtml.js").resolve(), src
+        assert "defer" in scripts[0], f"{page.name}: MathJax blocks parsing"
+    assert with_math > 15
 
 
 def test_thebe_configuration_is_declared_once(built_html):
@@ -258,9 +320,10 @@ def test_images_are_sized_and_load_lazily_below_the_first(built_html):
 
 def test_no_page_blocks_on_a_script_it_does_not_use(built_html):
     """The explorers' and self-checks' files are only on the pages that use them, the
-    theme's icon script on none, and no script blocks parsing but
-    ``documentation_options.js`` (the head's inline scripts use it at once; the search page
-    needs its index at once)."""
+    theme's icon script on none, the search scripts and the book's index on the search page
+    alone (the theme's search-as-you-type box, the one other reader of the index, is off), and
+    no script blocks parsing but ``documentation_options.js`` (the head's inline scripts use
+    it at once; the search page needs its index at once)."""
     seen_with, seen_without = 0, 0
     for page in _pages(built_html):
         text = page.read_text(encoding="utf-8")
@@ -279,8 +342,11 @@ def test_no_page_blocks_on_a_script_it_does_not_use(built_html):
             for script in head.scripts
             if script.get("src") and not {"defer", "async"} & set(script)
         }
+        searching = {Path(name).name for name in page_head.SEARCH_SCRIPTS} & loaded
         if page.name == "search.html":  # it searches at once, so it loads its tools at once
+            assert searching == {"searchtools.js", "language_data.js", "searchindex.js"}
             continue
+        assert not searching, f"{page.name}: {searching}"
         assert blocking <= page_head.BLOCKING, f"{page.name}: blocking scripts {blocking}"
         if "clf-page-explorer" in body:
             seen_with += 1
@@ -326,17 +392,17 @@ def test_lighthouse_is_pinned_for_the_bench():
     assert "benchmarks/node_modules/" in (ROOT / ".gitignore").read_text()
 
 
-def test_bench_server_gzips_text_and_answers_mathjax_locally(tmp_path):
-    """The bench's loopback server compresses HTML as a real host does and rewrites the
-    MathJax CDN address to its local copy (the machine is offline)."""
+def test_bench_server_gzips_text(tmp_path):
+    """The bench's loopback server compresses HTML as a real host does and serves the
+    page unchanged."""
     import gzip
     import urllib.request
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from gzip_server import MATHJAX_LOCAL, mathjax_dir, serve_gzipped
+    from gzip_server import serve_gzipped
 
-    page = '<script src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js"></script>'
-    (tmp_path / "index.html").write_text(page + "x" * 2000)
+    page = '<script src="_static/mathjax/tex-mml-chtml.js"></script>' + "x" * 2000
+    (tmp_path / "index.html").write_text(page)
     base, server = serve_gzipped(tmp_path)
     try:
         request = urllib.request.Request(f"{base}/", headers={"Accept-Encoding": "gzip"})
@@ -344,10 +410,6 @@ def test_bench_server_gzips_text_and_answers_mathjax_locally(tmp_path):
             assert response.headers["Content-Encoding"] == "gzip"
             raw = response.read()
         assert len(raw) < 500
-        html = gzip.decompress(raw).decode()
-        assert f'src="{MATHJAX_LOCAL}tex-mml-chtml.js"' in html
-        if mathjax_dir() is not None:
-            with urllib.request.urlopen(f"{base}{MATHJAX_LOCAL}tex-mml-chtml.js") as response:
-                assert b"MathJax" in response.read()
+        assert gzip.decompress(raw).decode() == page
     finally:
         server.shutdown()

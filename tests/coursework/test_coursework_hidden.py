@@ -171,7 +171,14 @@ def test_make_assignments_takes_hidden_tests_from_a_private_folder(tmp_path):
     assert "my private check" not in student and "public hidden test" not in student
     (entry,) = json.loads((out / "manifest.json").read_text())["chapters"]
     assert entry["exercises"] == [
-        {"exercise": "ex-mini-total", "graded": True, "points": 4, "hidden": "teacher"}
+        {
+            "exercise": "ex-mini-total",
+            "graded": True,
+            "points": 4,
+            "hidden": "teacher",
+            "rubric": None,
+            "shown": [],
+        }
     ]
     # a re-run without the folder (make grade after a chapter changed) must not fall back to
     # the book's public hidden tests

@@ -7,16 +7,25 @@ that could run code or stand in for a value.
 
 from __future__ import annotations
 
+import ast
 import json
 from fractions import Fraction
+from pathlib import Path
 
+import nbformat
 import numpy as np
 import pandas as pd
 import pytest
+from coursework_products import book_assignment
 
 import clfmetrics as cm
+from clfcourse.exercises import notebook_chapters
+from clfcourse.inputs import chapter_imports
+from clfcourse.isolated import _imported
 from clfcourse.values import NotCarried, decode, encode
 from clfmetrics import Interval
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _round_trip(value):
@@ -61,6 +70,50 @@ def test_library_objects_travel_as_references_and_fields():
     assert type(back) is Interval and back == iv
     frame = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]}, index=[3, 4])
     pd.testing.assert_frame_equal(_round_trip(frame), frame)
+
+
+def test_the_books_data_tables_travel_and_the_rest_of_clfbook_does_not():
+    """Chapter 12's ``table`` (a data class of ``clfbook.sources``) is given data its tests
+    read; only that part of the book's apparatus is trusted, not its build tooling."""
+    from clfbook.sources.shared_task import ScoreTable, load_semeval2017_task4
+    from clfbook.tooling import lab_markup
+
+    table = load_semeval2017_task4()
+    back = _round_trip(table)
+    assert type(back) is ScoreTable and back.systems == table.systems
+    assert np.array_equal(back.column("acc"), table.column("acc"))
+    with pytest.raises(NotCarried):
+        encode(lab_markup.bib_entries)
+    with pytest.raises(ValueError):
+        decode({"t": "ref", "module": "clfbook.tooling.lab_markup", "v": "bib_entries"})
+
+
+CHAPTERS = [p for p in notebook_chapters(ROOT) if book_assignment(p).graded]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_what_a_chapters_checks_import_reaches_the_scorer(path, tmp_path):
+    """Every imported name a check reads is bound in the scoring process: the scorer trusts
+    the parts of clfbook the chapters' tests use (ten exercises once scored 0 for want of
+    ``probe_all``, ``held``, ``supremum``, ...: NameError in the teacher's own notebook)."""
+    assignment = book_assignment(path)
+    nbformat.write(assignment.notebook, tmp_path / "chapter.ipynb")
+    imports = chapter_imports(tmp_path / "chapter.ipynb")
+    cells = assignment.notebook.cells
+    read = {
+        node.id
+        for ex in assignment.graded
+        for k in ex.check_cells + ex.hidden_cells
+        for node in ast.walk(ast.parse(cells[k].source))
+        if isinstance(node, ast.Name)
+    }
+    unbound = []
+    for name in sorted(read & set(imports)):
+        try:
+            _imported(*imports[name])
+        except ImportError as error:
+            unbound.append(f"{name}: {error}")
+    assert not unbound, unbound
 
 
 def test_an_object_that_claims_equality_to_everything_is_not_carried():

@@ -10,8 +10,9 @@ from counted_items import counted, labelled_items
 
 import clfmetrics as cm
 from clfmetrics import (
-    SMALL_CLASS,
-    SMALL_CLASS_COVERAGE,
+    COVERAGE_FLAG,
+    auc_method_for,
+    expected_coverage,
     mcnemar,
     paired_interval,
     permutation_test,
@@ -381,22 +382,39 @@ def _binary(n_pos, n_neg=200, seed=0):
     return y, (s >= 0.5).astype(int), s
 
 
-def test_the_report_flags_an_auc_interval_with_a_small_class_and_quotes_the_simulation():
-    y, pred, s = _binary(SMALL_CLASS - 6)
+def test_the_report_flags_an_auc_interval_with_a_small_class_and_quotes_the_table():
+    y, pred, s = _binary(14)
+    auc = cm.roc_auc(y, s)
+    for method in ("percentile", "delong"):
+        r = cm.report(y, pred, scores=s, size=300, rng=0, auc_method=method)
+        (flag,) = [w for w in r.warnings if "items of the smaller class" in w]
+        expect = expected_coverage(14, 200, auc, method)
+        assert expect < COVERAGE_FLAG
+        assert "rests on 14 items" in flag and f"only {expect:.2f} of the time" in flag
+        assert f"nominal 95 % {method} intervals" in flag
+
+
+def test_the_report_gives_the_tables_choice_by_default_and_says_so():
+    y, pred, s = _binary(14)
     r = cm.report(y, pred, scores=s, size=300, rng=0)
-    flags = [w for w in r.warnings if "items of the smaller class" in w]
-    assert len(flags) == 1
-    assert f"only {SMALL_CLASS - 6} items" in flags[0]
-    assert f"{SMALL_CLASS_COVERAGE['percentile']:.2f} of the time" in flags[0]
-    assert "percentile" in flags[0]
-    delong = cm.report(y, pred, scores=s, size=300, rng=0, auc_method="delong")
-    assert any(f"{SMALL_CLASS_COVERAGE['delong']:.2f}" in w for w in delong.warnings)
+    auc, _ = r.scores.ranking[1]
+    best = auc_method_for(14, 200, auc.estimate)
+    assert auc.method == best != "percentile"
+    (flag,) = [w for w in r.warnings if "items of the smaller class" in w]
+    assert f"gives {best}'s interval, not the percentile one" in flag
+    assert "another for a small class" in r.scores.sections()[0].title
 
 
-def test_the_report_does_not_flag_a_class_of_twenty():
-    y, pred, s = _binary(SMALL_CLASS)
+def test_the_report_does_not_flag_a_class_the_table_finds_covered():
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(100, int), np.zeros(200, int)]
+    s = 1 / (1 + np.exp(-rng.normal(0.7 * y, 1)))  # AUC about 0.69
+    pred = (s >= 0.5).astype(int)
+    auc = cm.roc_auc(y, s)
+    assert expected_coverage(100, 200, auc, "percentile") >= COVERAGE_FLAG
     r = cm.report(y, pred, scores=s, size=300, rng=0)
     assert not [w for w in r.warnings if "items of the smaller class" in w]
+    assert r.scores.ranking[1][0].method == "percentile"
 
 
 def test_every_column_of_a_probability_matrix_is_checked():
@@ -407,11 +425,14 @@ def test_every_column_of_a_probability_matrix_is_checked():
     p /= p.sum(axis=1, keepdims=True)
     r = cm.report(y, p.argmax(1), scores=p, size=200, rng=0)
     flags = [w for w in r.warnings if "items of the smaller class" in w]
-    assert len(flags) == 1 and "class 2 " in flags[0] and "only 8 items" in flags[0]
+    (small,) = [w for w in flags if "class 2 " in w]
+    assert "rests on 8 items" in small and "outside the simulated table" in small
+    # the other two rank their 100 items almost perfectly: beyond the table's AUCs too
+    aucs = [r.scores.ranking[k][0].estimate for k in (0, 1)]
+    assert len(flags) == 1 + sum(a > 0.99 for a in aucs)
 
 
-def test_the_report_docstring_quotes_the_stored_coverage():
+def test_the_report_docstring_names_the_table_and_the_flag():
     doc = " ".join(cm.report.__doc__.split())
-    for method, name in (("percentile", "percentile"), ("bca", "BCa"), ("delong", "DeLong")):
-        assert f"{SMALL_CLASS_COVERAGE[method]:.2f} {name}" in doc
-    assert f"fewer than {SMALL_CLASS} items" in doc
+    for name in ("AUC_COVERAGE", "COVERAGE_FLAG", "auc_method_for", "BCa for AP"):
+        assert name in doc

@@ -198,7 +198,8 @@ def test_binary_scores_need_two_classes():
 
 def test_zero_width_ranking_intervals_warn_and_the_paragraph_names_the_auc():
     y = [0] * 50 + [1] * 30
-    r = cm.report(y, y, scores=np.array(y) * 0.8 + 0.1, size=300, rng=0)
+    scores = np.array(y) * 0.8 + 0.1
+    r = cm.report(y, y, scores=scores, size=300, rng=0, auc_method="percentile")
     auc = r.scores.ranking[1][0]
     assert auc.estimate == auc.low == auc.high == 1.0
     flagged = [w for w in r.warnings if "interval of class 1 has zero width" in w]
@@ -208,6 +209,10 @@ def test_zero_width_ranking_intervals_warn_and_the_paragraph_names_the_auc():
     assert "ROC AUC of the scores of class 1: 1.000 (every resample gave this value" in block
     assert "[1.000, 1.000]" not in block
     assert f"Brier score {r.scores.proper['brier_score']:.3f}" in block
+    # by default a perfect ranking, beyond the simulated table, gets Newcombe's interval,
+    # which keeps a lower end below 1
+    auto = cm.report(y, y, scores=scores, size=300, rng=0).scores.ranking[1][0]
+    assert auto.method == "newcombe" and auto.estimate == auto.high == 1.0 > auto.low
 
 
 def test_report_without_scores_has_no_score_part():
@@ -217,10 +222,10 @@ def test_report_without_scores_has_no_score_part():
 
 def test_ranking_intervals_use_at_most_2000_resamples_and_say_so():
     y, p, pred = _binary(5, 200)
-    r = cm.report(y, pred, scores=p, size=5000, rng=0)
+    r = cm.report(y, pred, scores=p, size=5000, rng=0, auc_method="percentile")
     assert r.scores.size == 2000 and r.to_dict()["scores"]["ranking_resamples"] == 2000
     assert (
-        "95% intervals: ROC AUC percentile, AP percentile bootstrap, 2000 resamples, the classes "
+        "95% intervals: ROC AUC percentile, AP BCa bootstrap, 2000 resamples, the classes "
         "resampled apart" in str(r)
     )
     direct = cm.auc_interval(y, p, size=2000, rng=1)

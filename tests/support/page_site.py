@@ -16,6 +16,7 @@ import numpy as np
 from clfbook.widgets import (
     chance_baseline_simulator,
     confusion_matrix_explorer,
+    cost_curve_explorer,
     f_measure_paradox_explorer,
     macro_f1_explorer,
     metric_chooser,
@@ -67,6 +68,7 @@ def explorers(*kinds: str) -> dict:
         "chance": lambda: chance_baseline_simulator(3, live_figure=False, n_sets=500),
         "chooser": lambda: metric_chooser(CHOOSER_TABLE),
         "threshold": lambda: threshold_explorer(*screening_sample(), live_figure=False),
+        "costs": lambda: cost_curve_explorer(*screening_sample(), live_figure=False),
     }
     assert set(kinds) <= set(factories), f"no explorer kinds {set(kinds) - set(factories)}"
     return {kind: make() for kind, make in factories.items() if not kinds or kind in kinds}

@@ -168,13 +168,13 @@ PITFALLS = {
         "one confident mistake dominates it",
     ),
     "expected_cost": Pitfall(
-        "ch-scores-thresholds",
-        "A threshold from costs",
+        "ch-decisions",
+        "Bayes decisions for ten classes",
         "it is only as right as the cost matrix; the Bayes decision needs calibrated probabilities",
     ),
     "net_benefit": Pitfall(
-        "ch-scores-thresholds",
-        "A threshold from costs",
+        "ch-decisions",
+        "A decision curve is only as good as the probabilities",
         "it is a decision measure at a threshold probability, only as good as the "
         "probabilities are calibrated",
     ),

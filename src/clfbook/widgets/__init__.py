@@ -11,6 +11,7 @@ or arrays out); the widgets only set widget values. Convention everywhere:
 from .chance import chance_baseline_simulator
 from .chooser import metric_chooser
 from .confusion import confusion_matrix_explorer
+from .costs import cost_curve_explorer
 from .macro_f1 import macro_f1_explorer
 from .nonmonotonicity import nonmonotonicity_explorer
 from .paradox import f_measure_paradox_explorer
@@ -20,6 +21,7 @@ from .threshold import threshold_explorer
 __all__ = [
     "chance_baseline_simulator",
     "confusion_matrix_explorer",
+    "cost_curve_explorer",
     "f_measure_paradox_explorer",
     "macro_f1_explorer",
     "metric_chooser",

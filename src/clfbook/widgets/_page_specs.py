@@ -18,6 +18,7 @@ from clfmetrics.inference._simulate import random_classifier
 
 from ..properties import PROPERTIES
 from .chance import SHOWN, normalise, omega
+from .costs import LOG_RATIO, probability_cost
 from .intervals import LEVEL, SCALES
 from .macro_f1 import PRESETS, SKEW_GRID, delta_supremum
 from .nonmonotonicity import TRACE_METRICS
@@ -206,4 +207,28 @@ def threshold_spec(ex) -> dict:
         }
         | {"simultaneous": ex.band.simultaneous, "size": BAND_SIZE},
         "rates": RATES,
+    }
+
+
+def costs_spec(ex) -> dict:
+    """The cost lines of every ROC point, the prior, the slider's stops with their PC(+)
+    (computed here, so the page compares the lines at the library's very numbers) and the
+    envelope on its grid.
+
+    ``lines[k] = [FPR_k, FNR_k]`` in sweep order (``+inf`` first); ``thresholds`` are the
+    finite thresholds of points 1, 2, ...; the page picks the first line of least
+    ``FPR_k (1 - PC) + FNR_k PC``, as :func:`clfbook.widgets.costs.cheapest_point`.
+    """
+    pcs = probability_cost(10.0**LOG_RATIO, ex.prior)
+    return {
+        "lines": np.asarray(ex.curve.lines, dtype=float).tolist(),
+        "thresholds": np.asarray(ex.thresholds[1:], dtype=float).tolist(),
+        "prior": ex.prior,
+        "exponents": LOG_RATIO.tolist(),
+        "ratios": (10.0**LOG_RATIO).tolist(),
+        "pcs": np.asarray(pcs, dtype=float).tolist(),
+        "start": int(np.argmin(np.abs(LOG_RATIO - ex._e))),
+        "grid": np.asarray(ex.curve.pc, dtype=float).tolist(),
+        "envelope": np.asarray(ex.curve.nec, dtype=float).tolist(),
+        "area": float(ex.curve.area),
     }

@@ -25,6 +25,7 @@ from ._base import Explorer
 from .chance import ChanceBaselineSimulator
 from .chooser import MetricChooser
 from .confusion import ConfusionMatrixExplorer
+from .costs import CostCurveExplorer
 from .macro_f1 import MacroF1Explorer
 from .nonmonotonicity import NonMonotonicityExplorer
 from .paradox import FMeasureParadoxExplorer
@@ -47,6 +48,7 @@ KINDS = {
     ChanceBaselineSimulator: ("chance", "Chance-baseline simulator", specs.chance_spec),
     MetricChooser: ("chooser", "Metric chooser", specs.chooser_spec),
     ThresholdExplorer: ("threshold", "Threshold explorer", specs.threshold_spec),
+    CostCurveExplorer: ("costs", "Cost curve explorer", specs.costs_spec),
 }
 
 

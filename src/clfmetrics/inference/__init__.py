@@ -8,17 +8,7 @@ from ._agreement import (
     agreement_coverage,
     agreement_interval,
 )
-from ._auc import (
-    SMALL_CLASS,
-    SMALL_CLASS_COVERAGE,
-    SMALL_CLASS_STUDY,
-    AUCComparison,
-    ap_interval,
-    auc_coverage,
-    auc_interval,
-    compare_auc,
-    small_class_warning,
-)
+from ._auc import AUCComparison, ap_interval, auc_interval, compare_auc
 from ._bands import Band, pr_band, roc_band
 from ._binomial import McNemarResult, clopper_pearson, holm, mcnemar, mcnemar_sample_size
 from ._decision_curves import (
@@ -42,6 +32,17 @@ from ._simulate import (
     paired_bootstrap,
     random_classifier,
     sample_confusion,
+)
+from ._small_classes import (
+    AP_COVERAGE,
+    AUC_COVERAGE,
+    COVERAGE_FLAG,
+    SMALL_CLASS_COVERAGE,
+    SMALL_CLASS_STUDY,
+    auc_coverage,
+    auc_method_for,
+    expected_coverage,
+    small_class_warning,
 )
 from ._uncertainty import interval, interval_from_labels, paired_interval, permutation_test
 
@@ -70,8 +71,10 @@ __all__ = [
     "AGREEMENT_FEW_ITEMS",
     "AGREEMENT_FEW_ITEMS_COVERAGE",
     "AGREEMENT_FEW_ITEMS_STUDY",
+    "AP_COVERAGE",
+    "AUC_COVERAGE",
+    "COVERAGE_FLAG",
     "RANGES",
-    "SMALL_CLASS",
     "SMALL_CLASS_COVERAGE",
     "SMALL_CLASS_STUDY",
     "AUCComparison",
@@ -87,6 +90,7 @@ __all__ = [
     "ap_interval",
     "auc_coverage",
     "auc_interval",
+    "auc_method_for",
     "bayes_cost_interval",
     "bootstrap",
     "clopper_pearson",
@@ -98,6 +102,7 @@ __all__ = [
     "coverages",
     "decision_curve",
     "decision_curve_from_counts",
+    "expected_coverage",
     "group_interval",
     "holm",
     "interval",

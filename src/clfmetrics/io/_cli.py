@@ -110,7 +110,8 @@ The options besides ``--truth`` and ``--pred``:
     give (scores without ``--scores``/``--proba``), is refused.
 ``--auc-method auto|percentile|bca|delong``
     The ROC AUC intervals of ``--scores``/``--proba``; ``auto`` (default) is the
-    percentile bootstrap below 50,000 items and DeLong's interval from there.
+    percentile bootstrap below 50,000 items and DeLong's interval from there, and for
+    a class the library's simulated table finds that short for, the one it finds best.
 ``--level``, ``--size``, ``--seed``
     Interval level, number of resamples, random seed (default ``DEFAULT_SEED``,
     0, printed in the output: the same command prints the same bytes).
@@ -256,7 +257,8 @@ def _parser() -> argparse.ArgumentParser:
         choices=AUC_METHODS,
         default="auto",
         help="ROC AUC intervals: auto (default: percentile bootstrap below 50,000 items, "
-        "DeLong from there), percentile, bca or delong",
+        "DeLong from there, the simulated table's best for a small class), percentile, bca "
+        "or delong",
     )
     rep.add_argument(
         "--counts", metavar="COL", help="aggregated file: the column of each row's item count"

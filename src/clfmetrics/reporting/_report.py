@@ -354,15 +354,16 @@ def report(
         positive class (any real score for the ranking; probabilities for the
         rest). ``(N, n)``: a probability matrix, column ``k`` for ``labels[k]``.
         Adds ROC AUC and average precision with their intervals (one class
-        against the rest per column; a stratified percentile bootstrap of
-        ``min(size, 2000)`` resamples, whose cost grows with the number of
-        distinct scores), and for probabilities the Brier score, the
-        log loss, the expected calibration error (10 equal-width bins; top-label
-        confidence for a matrix) and a reliability table. A ranking whose smaller
-        class has fewer than 20 items (``small_samples.SMALL_CLASS``) gets a warning
-        quoting the simulated coverage of its ROC AUC interval at 14 positives
-        (``small_samples.SMALL_CLASS_COVERAGE``: 0.82 percentile, 0.87 BCa, 0.80
-        DeLong for a nominal 0.95; ``tests/inference/test_auc.py`` reruns it).
+        against the rest per column; stratified bootstraps of ``min(size, 2000)``
+        resamples, BCa for AP, whose cost grows with the number of distinct
+        scores), and for probabilities the Brier score, the log loss, the expected
+        calibration error (10 equal-width bins; top-label confidence for a matrix)
+        and a reliability table. Each ROC AUC interval is looked up in the library's
+        simulated table of coverage (``AUC_COVERAGE``, by the smaller class's size, the
+        ratio of the classes and the AUC): where its method covered less than
+        ``COVERAGE_FLAG`` there, the report warns with the table's numbers, and with
+        ``auc_method="auto"`` it gives the interval the table finds best
+        (``auc_method_for``) instead, saying so.
     labels : sequence, optional
         The classes, in the order of the matrix (default: sorted union of the labels).
     pos_label : label, optional
@@ -371,7 +372,8 @@ def report(
         The ROC AUC intervals' method (see :func:`clfmetrics.inference.auc_interval`).
         "auto": the percentile bootstrap below 50,000 items, DeLong's interval from
         there (``AUC_DELONG_FROM``), whose cost is one sort where the bootstrap's grows
-        with the number of distinct scores.
+        with the number of distinct scores; for a class the simulated table finds that
+        method short for, the method it finds best there.
     net_benefit : str or sequence of float, optional
         Threshold probabilities in (0, 1) for the decision curve of binary scores
         (probabilities; a two-column matrix gives its positive column): ``"LOW:HIGH"``

@@ -19,10 +19,14 @@ import numpy as np
 from .._base.checks import reject_masked
 from .._base.numbers import count, fixed, num
 from ..inference import (
+    CENTRED,
+    COVERAGE_FLAG,
     ROWS,
     area_interval,
+    auc_method_for,
     centred_on_estimate,
     class_cells,
+    expected_coverage,
     macro_auc_interval,
     small_class_warning,
 )
@@ -45,8 +49,11 @@ CALIBRATION_DRAWS, CALIBRATION_BUDGET = 999, 2 * 10**7
 #: At most this many resamples for each ranking interval: a resample costs one pass over
 #: the (distinct score, class) cells, up to N of them, where a matrix metric's costs n**2.
 RANKING_SIZE = 2_000
-#: How the report's ROC AUC intervals are computed ("auto": see AUC_DELONG_FROM).
+#: How the report's ROC AUC intervals are computed ("auto": see AUC_DELONG_FROM; where the
+#: simulated table finds that method short for a class, the one it finds best there).
 AUC_METHODS = ("auto", "percentile", "bca", "delong")
+#: The method of the AP intervals (percentile for a class of one item: BCa needs two).
+AP_METHOD = "bca"
 #: From this many items, "auto" uses DeLong's interval: the bootstrap's cost grows with the
 #: number of distinct scores (a minute at 10**6), DeLong's is one sort, and at this size
 #: the normal approximation behind it is accurate unless the AUC is within a few 1/N of 0 or 1.
@@ -102,9 +109,10 @@ class ScoreSummary:
         self.size = size = min(size, RANKING_SIZE)
         if auc_method not in AUC_METHODS:
             raise ValueError(f"auc_method must be one of {AUC_METHODS}; got {auc_method!r}")
-        if auc_method == "auto":
+        auto = auc_method == "auto"
+        if auto:
             auc_method = "delong" if len(truth) >= AUC_DELONG_FROM else "percentile"
-        #: The method of the ROC AUC intervals (AP's are always percentile).
+        #: The method of the ROC AUC intervals (a small class's may differ: see _ranking).
         self.auc_method = auc_method
         self.binary = scores.ndim == 1
         self.positive = labels[pos] if self.binary else None
@@ -113,7 +121,8 @@ class ScoreSummary:
         columns = [(pos, scores)] if self.binary else list(enumerate(scores.T))
         #: Per class scored: ROC AUC and AP with their intervals (None where undefined).
         self.ranking = {
-            labels[k]: _ranking(truth == k, s, level, size, rng, auc_method) for k, s in columns
+            labels[k]: _ranking(truth == k, s, level, size, rng, auc_method, auto)
+            for k, s in columns
         }
         #: Macro-averaged one-vs-rest ROC AUC with its interval (matrices; None if undefined).
         self.macro_auc = (
@@ -148,15 +157,20 @@ class ScoreSummary:
         per_class = np.bincount(truth, minlength=len(labels))
         for k, _ in columns:
             auc, _ = self.ranking[labels[k]]
-            small = int(min(per_class[k], len(truth) - per_class[k]))
-            flag = None if auc is None else small_class_warning(labels[k], small, auc.method, level)
+            sizes = int(per_class[k]), int(len(truth) - per_class[k])
+            over = None if auc is None or auc.method == auc_method else auc_method
+            flag = (
+                None
+                if auc is None
+                else small_class_warning(labels[k], *sizes, auc.estimate, auc.method, level, over)
+            )
             self.warnings += [flag] if flag else []
         self.warnings += [
             f"the AP resamples of class {lab!s} all fell on one side of its estimate (a "
             "resampling bias of AP where the ranking puts that class near the bottom); its "
-            "interval is the percentile interval moved to centre on the estimate"
+            "interval is the bootstrap interval moved to centre on the estimate"
             for lab, (_, ap) in self.ranking.items()
-            if ap is not None and ap.method.startswith("percentile, centred")
+            if ap is not None and ap.method.endswith(CENTRED)
         ]
         self.proper: dict[str, float] = {}
         self.reliability = None
@@ -242,12 +256,16 @@ class ScoreSummary:
             f"scores of class {self.positive}" if self.binary else "each column against the rest"
         )
         rows = [[str(lab), *_cells(auc), *_cells(ap)] for lab, (auc, ap) in self.ranking.items()]
+        others = {auc.method for auc, _ in self.ranking.values() if auc is not None}
+        switched = (
+            "" if others <= {self.auc_method} else " (another for a small class: see the warnings)"
+        )
         if not self.binary:
             rows.append(["macro (one-vs-rest)", *_cells(self.macro_auc), "", "", ""])
         out = [
             Section(
-                f"Ranking ({which}; {lv} intervals: ROC AUC {self.auc_method}, AP percentile "
-                f"bootstrap, {count(self.size, 'resample')}, the classes resampled apart)",
+                f"Ranking ({which}; {lv} intervals: ROC AUC {self.auc_method}{switched}, AP "
+                f"BCa bootstrap, {count(self.size, 'resample')}, the classes resampled apart)",
                 ["class", "ROC AUC", "low", "high", "AP", "low", "high"],
                 rows,
                 [
@@ -405,8 +423,12 @@ def _plain(iv):
     return None if iv is None else {**interval_dict(iv), "method": iv.method}
 
 
-def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="percentile") -> tuple:
-    """ROC AUC and AP of one class's scores, with intervals; None where undefined."""
+def _ranking(is_class, s, level, size, rng, method="percentile", auto=False) -> tuple:
+    """ROC AUC and AP of one class's scores, with intervals; None where undefined.
+
+    ``auto``: where the simulated table (``expected_coverage``) finds ``method`` short of
+    ``COVERAGE_FLAG`` for this class, the ROC AUC interval is the method it finds best.
+    """
     if is_class.all() or not is_class.any():
         return None, None
     # The scores were checked where they entered: the cells are counted from the column in
@@ -414,7 +436,14 @@ def _ranking(is_class: np.ndarray, s: np.ndarray, level, size, rng, method="perc
     # would check and sort copies of it, each).
     cells = class_cells(is_class, s)
     auc = area_interval("roc_auc", cells, level, size, method, rng)
-    ap = area_interval("average_precision", cells, level, size, "percentile", rng)
+    n_pos, n_neg = cells.sizes
+    if auto and (expected_coverage(n_pos, n_neg, auc.estimate, method) or 0) < COVERAGE_FLAG:
+        better = auc_method_for(n_pos, n_neg, auc.estimate)
+        auc = auc if better == method else area_interval("roc_auc", cells, level, size, better, rng)
+    # BCa for AP: at a small class the percentile interval falls short where BCa does not
+    # (AP_COVERAGE); BCa's jackknife needs two items of each class.
+    ap_method = AP_METHOD if min(n_pos, n_neg) >= 2 else "percentile"
+    ap = area_interval("average_precision", cells, level, size, ap_method, rng)
     return auc, _centred(ap)
 
 
