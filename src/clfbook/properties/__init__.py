@@ -30,8 +30,10 @@ harness), one module per probe (:mod:`~clfbook.properties.monotonicity`,
 :mod:`~clfbook.properties.invariance`, :mod:`~clfbook.properties.chance`),
 their :mod:`~clfbook.properties.results`, the computed
 :mod:`~clfbook.properties.table`, the printed :mod:`~clfbook.properties.paper`
-table, the :mod:`~clfbook.properties.compare` between them, and the
-chooser's filter in :mod:`~clfbook.properties.choose`.
+table, the :mod:`~clfbook.properties.compare` between them, the
+chooser's filter in :mod:`~clfbook.properties.choose`, and the fingerprint chooser
+(questions about the problem, a pool of metrics, a metric plan) in
+:mod:`~clfbook.properties.chooser`.
 """
 
 from .cases import CALIBRATED_SUFFIX, PROPERTIES, TABLE_METRICS, calibrated

@@ -77,6 +77,37 @@ The options besides ``--truth`` and ``--pred``:
 ``--encoding NAME``
     The file's text encoding (default UTF-8); a byte that does not decode is
     reported with its line. A ``.gz`` file is decompressed (no DuckDB needed).
+``--net-benefit THRESHOLDS``
+    Binary probabilities (``--scores``, or ``--proba`` of two classes): adds the
+    decision curve at these threshold probabilities, each strictly between 0 and
+    1: ``LOW:HIGH`` (every 0.01 from LOW to HIGH, both included), ``LOW:HIGH:STEP``
+    or a comma list ``0.1,0.2,0.3``. The section gives the net benefit with its
+    simultaneous bootstrap band, treat all, treat none and the net interventions
+    avoided per 100 items (:func:`clfmetrics.inference.decision_curve`); the HTML
+    page draws it. With two ``--pred``: the paired difference of their net
+    benefits with its simultaneous band
+    (:func:`clfmetrics.inference.net_benefit_difference`).
+``--costs FILE``
+    A CSV file of an n x n cost matrix, ``costs[i, j]`` = the cost (>= 0) of
+    predicting class i when the truth is j (rows = predicted, columns = true): n
+    rows of n numbers in matrix order, or with a header naming the class of each
+    column (matched by name, any order; the rows follow it), optionally with a
+    first column naming each row's class. Needs probabilities (``--proba``, or
+    binary ``--scores``): adds the mean cost of the Bayes decisions (the class of
+    least expected cost) with its bootstrap interval beside that of the
+    predictions (:func:`clfmetrics.inference.bayes_cost_interval`); with two
+    ``--pred``, for each.
+``--plan FILE``
+    A metric plan (JSON), as the book's chooser writes it: ``metrics`` (names
+    of ``clfmetrics.METRICS``, ``name~`` for the prevalence-calibrated matrix,
+    ``roc_auc``, ``average_precision``, ``brier_score``, ``log_loss``,
+    ``sensitivity``, ``specificity``, ``net_benefit``, ``expected_cost``) and
+    optionally ``thresholds``, ``costs`` (n x n, in matrix order) and
+    ``deployment_prevalence``. The report follows it: the thresholds and costs
+    stand for ``--net-benefit`` and ``--costs`` where those are not given (both
+    need scores), and a first section "Metric plan" gives each planned metric.
+    One ``--pred`` only. An unknown key or metric, or a metric the input cannot
+    give (scores without ``--scores``/``--proba``), is refused.
 ``--auc-method auto|percentile|bca|delong``
     The ROC AUC intervals of ``--scores``/``--proba``; ``auto`` (default) is the
     percentile bootstrap below 50,000 items and DeLong's interval from there, and for
@@ -114,6 +145,7 @@ line numbers, and exit with status 2.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import warnings
@@ -122,13 +154,18 @@ from .._base.labels import LabelWarning
 from .._base.numbers import count
 from ..reporting import (
     AUC_METHODS,
+    check_plan,
     compare,
     compare_from_counts,
+    follow_plan,
+    needs_scores,
+    parse_thresholds,
     report_from_counts,
     report_of_codes,
 )
 from ._agree_cli import add_agree, evaluate_agree
 from ._columns import DECIMALS, NA_CHOICES
+from ._costs import costs_for, read_costs
 from ._counts import counted_columns, duckdb_installed, is_parquet
 from ._file import (
     InputError,
@@ -243,6 +280,26 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--encoding", help="the file's text encoding (default utf-8), e.g. latin-1, cp1252"
     )
+    rep.add_argument(
+        "--net-benefit",
+        metavar="THRESHOLDS",
+        help="binary probabilities: add the decision curve (net benefit with its band, treat "
+        "all, treat none, interventions avoided; two --pred: their paired difference) at "
+        "threshold probabilities in (0, 1): LOW:HIGH (step 0.01), LOW:HIGH:STEP or t1,t2,...",
+    )
+    rep.add_argument(
+        "--costs",
+        metavar="FILE",
+        help="CSV of an n x n cost matrix, costs[i, j] = cost of predicting class i when the "
+        "truth is j (optional header of class labels): add the Bayes decisions' mean cost "
+        "with its interval (needs --proba, or binary --scores)",
+    )
+    rep.add_argument(
+        "--plan",
+        metavar="FILE",
+        help="a metric plan (JSON: metrics, thresholds, costs, deployment_prevalence), as the "
+        "book's chooser writes it; the report follows it (one --pred)",
+    )
     add_output_options(rep)
     add_interval_options(rep, 10_000)
     add_agree(sub)
@@ -272,6 +329,10 @@ def _evaluate(args):
     _check_decimal(args, score_columns)
     if args.pos_label is not None and not args.scores:
         raise InputError("--pos-label names the class that --scores scores; give --scores")
+    plan = args.plan_checked = _plan(args, score_columns)
+    decisions = _decision_options(args, score_columns)
+    if plan is not None and plan.costs is not None and decisions["costs"] is None:
+        decisions["costs"] = plan.costs if score_columns else None
     counted = _counted(args, score_columns)
     if counted is not None:
         truth, preds, n = counted.labels[args.truth], counted.labels, counted.counts
@@ -320,9 +381,14 @@ def _evaluate(args):
         truth, pred = cols.codes[args.truth], cols.codes[args.pred[0]]
         classes, notes = cols.classes, cols.warnings
         del cols  # the rows' lines are no longer needed: only the arrays in use stay
+        costs = decisions["costs"]
+        costs = (
+            costs if costs is None or args.costs is None else costs_for(args.costs, costs, classes)
+        )
         try:
             out = report_of_codes(truth, pred, classes, scores, pos_label, args.level,
-                                  args.size, args.seed, args.auc_method)  # fmt: skip
+                                  args.size, args.seed, args.auc_method,
+                                  decisions["net_benefit"], costs)  # fmt: skip
         except ValueError as err:  # in the options' terms, not the API's
             raise InputError(_option_terms(str(err), args)) from None
         out.warnings[:0] = notes
@@ -330,14 +396,63 @@ def _evaluate(args):
     else:
         a, b = args.pred
         scores, pos_label = _scores(args, cols)
+        if decisions["costs"] is not None:
+            decisions["costs"] = costs_for(args.costs, decisions["costs"], cols.classes)
         try:
             out = compare(cols.labels[args.truth], cols.labels[a], cols.labels[b], names=(a, b),
                           scores=None if scores is None else tuple(scores), pos_label=pos_label,
-                          **options)  # fmt: skip
+                          **options, **decisions)  # fmt: skip
         except ValueError as err:  # in the options' terms, not the API's
             raise InputError(_option_terms(str(err), args)) from None
     out.warnings[:0] = cols.warnings
     return out
+
+
+def _plan(args, score_columns):
+    """``--plan`` read and checked (None without it), and the thresholds it gives."""
+    if args.plan is None:
+        return None
+    if len(args.pred) != 1:
+        raise InputError("--plan applies to the report of one --pred, not to the comparison")
+    try:
+        with open(args.plan, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as err:
+        raise InputError(f"--plan {args.plan}: cannot read the file ({err.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise InputError(f"--plan {args.plan}: not JSON ({err})") from None
+    try:
+        plan = check_plan(data)
+    except ValueError as err:
+        raise InputError(f"--plan {args.plan}: {err}") from None
+    missing = needs_scores(plan)
+    if missing and not score_columns:
+        raise InputError(
+            f"--plan {args.plan}: its {missing[0]} needs the predicted probabilities: give "
+            "--scores (binary) or --proba"
+        )
+    if plan.thresholds is not None and args.net_benefit is None and score_columns:
+        args.net_benefit = ",".join(f"{t!r}" for t in plan.thresholds.tolist())
+    return plan
+
+
+def _decision_options(args, score_columns) -> dict:
+    """``--net-benefit`` parsed and ``--costs`` read, before any row is (their refusals)."""
+    for option, value in (("--net-benefit", args.net_benefit), ("--costs", args.costs)):
+        if value is not None and not score_columns:
+            raise InputError(
+                f"{option} needs the predicted probabilities: give --scores (binary) or --proba"
+            )
+    thresholds = None
+    if args.net_benefit is not None:
+        try:
+            thresholds = parse_thresholds(args.net_benefit)
+        except ValueError as err:
+            where = f"net_benefit {args.net_benefit!r}"
+            message = str(err).replace(where, f"--net-benefit {args.net_benefit}")
+            raise InputError(message) from None
+    costs = None if args.costs is None else read_costs(args.costs)
+    return {"net_benefit": thresholds, "costs": costs}
 
 
 def _check_score_groups(args) -> list[str]:
@@ -451,12 +566,18 @@ def run(argv=None) -> int:
     """Parse ``argv``, print the report or the comparison, return the exit status."""
     try:
         args = _parser().parse_args(argv)
+        args.plan_checked = None
         args.format = check_output(args)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LabelWarning)  # the report lists them
             if args.command == "report":
                 result = _evaluate(args)
                 _strip_hint(result, args)
+                if args.plan_checked is not None:
+                    try:
+                        follow_plan(result, args.plan_checked)
+                    except ValueError as err:
+                        raise InputError(f"--plan {args.plan}: {err}") from None
             else:
                 result = _COMMANDS[args.command](args)
     except (InputError, ValueError) as err:

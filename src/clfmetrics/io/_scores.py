@@ -60,6 +60,8 @@ def option_terms(message: str, args) -> str:
         (r"\by_pred\b", "--pred"),
         (r"\bpos_label=", "--pos-label "),
         (r"\bpos_label\b", "--pos-label"),
+        (r"\bnet_benefit\b", "--net-benefit"),
+        (r"^costs needs\b", "--costs needs"),
     ):
         message = re.sub(api, option, message)
     return message

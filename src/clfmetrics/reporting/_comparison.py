@@ -29,6 +29,14 @@ from ..inference import (
     system_matrices,
 )
 from ..metrics import registry
+from ._decisions import (
+    CostSection,
+    DifferenceSection,
+    binary_risks,
+    check_cost_matrix,
+    parse_thresholds,
+    probability_matrix,
+)
 from ._html import Rendered
 from ._paired_scores import PairedScores
 from ._render import Section, interval_dict, interval_text, plain_labels
@@ -78,6 +86,17 @@ class Comparison(Rendered):
         undefined += centred_warnings(self.differences, "paired interval")
         self.warnings = ([close] if close else []) + list(dict.fromkeys(both)) + undefined
         self.warnings += [] if self.ranking is None else self.ranking.warnings
+        #: The paired net benefit difference of ``net_benefit=`` (DifferenceSection), or None.
+        self.net_benefit = None
+        #: Each system's Bayes decisions' cost under ``costs=`` (CostSection), or None.
+        self.bayes = None
+        self._matrices = (m_a, m_b)
+
+    def _decisions(self) -> list:
+        return [d for d in (self.net_benefit, self.bayes) if d is not None]
+
+    def _figures(self) -> list[str]:
+        return [f for d in self._decisions() for f in d.figures()]
 
     def __repr__(self) -> str:
         d = self.differences["accuracy"]
@@ -193,6 +212,10 @@ class Comparison(Rendered):
             "holm_family": "the permutation p-values of every metric in 'metrics' except "
             "delta_f1 (not a score); McNemar's test is not in the family",
             "scores": None if self.ranking is None else self.ranking.to_dict(),
+            "net_benefit_difference": None
+            if self.net_benefit is None
+            else self.net_benefit.to_dict(),
+            "bayes_decisions": None if self.bayes is None else self.bayes.to_dict(),
             "warnings": list(self.warnings),
             "test_interval_disagreements": self.disagreements(),
         }
@@ -227,6 +250,7 @@ class Comparison(Rendered):
                 rows,
             ),
             *([] if self.ranking is None else self.ranking.sections()),
+            *(s for d in self._decisions() for s in d.sections()),
             Section("Notes", notes=self._notes()),
             Section("Warnings", notes=self.warnings or ["none"]),
         ]
@@ -249,6 +273,8 @@ def compare(
     level=0.95,
     size=10_000,
     rng=DEFAULT_SEED,
+    net_benefit=None,
+    costs=None,
 ) -> Comparison:
     """Is system A better than system B on these items? Every metric, paired.
 
@@ -275,6 +301,14 @@ def compare(
         on large sets, at least 200), with pROC's bootstrap test; a row favours a system
         only where both intervals exclude 0 on its side. These p-values are outside the
         Holm family of the metrics.
+    net_benefit : str or sequence of float, optional
+        Threshold probabilities, as in :func:`report`, for binary probabilities: adds
+        :func:`clfmetrics.inference.net_benefit_difference` of the two systems (A - B)
+        with its simultaneous paired band (``rng=`` the seed, ``min(size, 2000)``
+        resamples; ``net_benefit``).
+    costs : array_like of shape (n, n), optional
+        As in :func:`report`: each system's Bayes decisions' mean cost with its interval
+        beside that of its predictions (``bayes``).
     pos_label : label, optional
         For 1-d scores: the class they score (default: the second class of ``labels``).
     labels : sequence, optional
@@ -311,8 +345,11 @@ def compare(
     arguments = ("y_true", "pred_a", "pred_b")
     if scores is None and pos_label is not None:
         raise ValueError("pos_label names the class that scores score; no scores= given")
+    if scores is None and (net_benefit is not None or costs is not None):
+        what = "net_benefit" if net_benefit is not None else "costs"
+        raise ValueError(f"{what} needs scores= (both systems' predicted probabilities)")
     return _counted(y_true, pred_a, pred_b, None, labels, names, level, size, rng, arguments,
-                    scores, pos_label)  # fmt: skip
+                    scores, pos_label, net_benefit, costs)  # fmt: skip
 
 
 def compare_from_counts(
@@ -372,16 +409,32 @@ def _system_names(pred_a, pred_b, names) -> tuple:
 
 
 def _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arguments,
-             scores=None, pos_label=None):  # fmt: skip
+             scores=None, pos_label=None, net_benefit=None, costs=None):  # fmt: skip
     level, size = check_level(level), check_size(size)
     names = _system_names(pred_a, pred_b, names)
     if len(names) != 2 or len(set(map(str, names))) != 2:
         raise ValueError(f"names must be two different names; got {names!r}")
     codes, weights, n, labels = counted_codes(truth, [pred_a, pred_b], counts, labels, arguments)
     checked = None if scores is None else _paired_scores(scores, codes, labels, pos_label)
+    thresholds = None if net_benefit is None else parse_thresholds(net_benefit)
+    costs = None if costs is None else check_cost_matrix(costs, labels)
+    # Checked before the resamples, so that a refusal costs nothing.
+    risks = proba = None
+    if thresholds is not None:
+        (r_a, pos), (r_b, _) = (binary_risks(s, checked[3]) for s in checked[2])
+        risks = ((r_a, r_b), pos)
+    if costs is not None:
+        proba = [probability_matrix(s, checked[3]) for s in checked[2]]
     rows, counts = patterns(codes, n, weights)
-    return Comparison(rows, counts, n, labels, tuple(map(str, names)), level, size, rng,
-                      checked)  # fmt: skip
+    names = tuple(map(str, names))
+    out = Comparison(rows, counts, n, labels, names, level, size, rng, checked)
+    if risks is not None:
+        out.net_benefit = DifferenceSection(codes[0], risks[0], risks[1], labels, names,
+                                            thresholds, level, size, rng, out.seed)  # fmt: skip
+    if proba is not None:
+        out.bayes = CostSection(codes[0], out._matrices, proba, labels, costs, level, size, rng,
+                                out.seed, names)  # fmt: skip
+    return out
 
 
 def _paired_scores(scores, codes, labels, pos_label):

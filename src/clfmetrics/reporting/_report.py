@@ -46,7 +46,16 @@ from ..metrics import (
     registry,
 )
 from ._binary import binary_rates, binary_section, binary_sentence
+from ._decisions import (
+    CostSection,
+    DecisionCurveSection,
+    binary_risks,
+    check_cost_matrix,
+    parse_thresholds,
+    probability_matrix,
+)
 from ._html import Rendered, score_figures
+from ._plan import check_plan, follow_plan, needs_scores
 from ._render import (
     Section,
     interval_dict,
@@ -138,6 +147,15 @@ class Report(Rendered):
             self.matrix, self.labels, self._positive(), level
         )  # fmt: skip
         self.warnings = self._warnings()
+        #: The decision curve of ``net_benefit=`` (DecisionCurveSection), or None.
+        self.decision_curve = None
+        #: The Bayes decisions' cost under ``costs=`` (CostSection), or None.
+        self.bayes = None
+        #: The section of the metric plan ``plan=`` (PlanSection), or None.
+        self.plan = None
+
+    def _decisions(self) -> list:
+        return [d for d in (self.decision_curve, self.bayes) if d is not None]
 
     def _positive(self) -> int:
         """The positive class of a binary report: the one the scores score, else the second."""
@@ -201,7 +219,9 @@ class Report(Rendered):
         )
 
     def _figures(self) -> list[str]:
-        return score_figures(self.scores, self.seed)
+        return score_figures(self.scores, self.seed) + [
+            f for d in self._decisions() for f in d.figures()
+        ]
 
     def reporting_block(self) -> str:
         """A paragraph for an evaluation section, following the book's checklist."""
@@ -235,6 +255,11 @@ class Report(Rendered):
             },
             "binary_rates": self.binary,
             "scores": None if self.scores is None else self.scores.to_dict(),
+            "decision_curve": None
+            if self.decision_curve is None
+            else self.decision_curve.to_dict(),
+            "bayes_decisions": None if self.bayes is None else self.bayes.to_dict(),
+            "plan": None if self.plan is None else self.plan.to_dict(),
             "warnings": list(self.warnings),
             "reporting_block": self.reporting_block(),
         }
@@ -260,6 +285,7 @@ class Report(Rendered):
         names = list(self.baselines)
         base_rows = [[k, *(num(self.baselines[b][k]) for b in names)] for k in _BASELINES]
         return [
+            *([] if self.plan is None else self.plan.sections()),
             matrix_section(self.matrix, self.labels),
             *([] if self.binary is None else [binary_section(self.binary)]),
             Section(
@@ -296,6 +322,7 @@ class Report(Rendered):
                 else []
             ),
             *([] if self.scores is None else self.scores.sections()),
+            *(s for d in self._decisions() for s in d.sections()),
             Section("Warnings", notes=self.warnings or ["none"]),
             Section("Suggested reporting", notes=[self.reporting_block()]),
         ]
@@ -312,6 +339,9 @@ def report(
     size=10_000,
     rng=DEFAULT_SEED,
     auc_method="auto",
+    net_benefit=None,
+    costs=None,
+    plan=None,
 ) -> Report:
     """Every metric with its interval, and what a reader needs to interpret them.
 
@@ -344,6 +374,27 @@ def report(
         there (``AUC_DELONG_FROM``), whose cost is one sort where the bootstrap's grows
         with the number of distinct scores; for a class the simulated table finds that
         method short for, the method it finds best there.
+    net_benefit : str or sequence of float, optional
+        Threshold probabilities in (0, 1) for the decision curve of binary scores
+        (probabilities; a two-column matrix gives its positive column): ``"LOW:HIGH"``
+        (every 0.01 from LOW to HIGH), ``"LOW:HIGH:STEP"``, ``"t1,t2,..."`` or a
+        sequence of numbers. Adds :func:`clfmetrics.inference.decision_curve` with
+        ``rng=`` the report's seed and ``min(size, 2000)`` resamples: the net benefit
+        with its simultaneous band, treat all, treat none, interventions avoided
+        (``decision_curve``; its figure in ``to_html()``).
+    costs : array_like of shape (n, n), optional
+        ``costs[i, j]``: the non-negative cost of predicting ``labels[i]`` when the truth
+        is ``labels[j]``. Needs probabilities (a matrix, or binary scores). Adds the
+        mean cost of the Bayes decisions with its interval
+        (:func:`clfmetrics.inference.bayes_cost_interval`, ``rng=`` the seed) beside
+        that of ``y_pred`` (``bayes``).
+    plan : dict, optional
+        A metric plan (:mod:`clfmetrics.reporting` ``_plan``: ``metrics``, optional
+        ``thresholds``, ``costs``, ``deployment_prevalence``), as the book's chooser
+        writes it: its thresholds and costs are used where ``net_benefit`` and
+        ``costs`` are not given (costs only with scores), and the section "Metric
+        plan" (``plan``), first, gives each planned metric in the plan's order. An
+        unknown key or metric raises.
     level : float, default 0.95
         Nominal coverage of the bootstrap intervals.
     size : int, default 10_000
@@ -372,34 +423,64 @@ def report(
     >>> r.intervals["accuracy"].estimate, r.over_predicted
     (0.875, ['b'])
     """
+    checked_plan = None if plan is None else check_plan(plan)
+    if checked_plan is not None and scores is None and needs_scores(checked_plan):
+        raise ValueError(
+            f"the plan's {needs_scores(checked_plan)[0]} needs scores= (the predicted "
+            "probabilities); none given"
+        )
+    if checked_plan is not None and scores is not None:
+        net_benefit = checked_plan.thresholds if net_benefit is None else net_benefit
+        costs = checked_plan.costs if costs is None else costs
+    if scores is None and (net_benefit is not None or costs is not None):
+        what = "net_benefit" if net_benefit is not None else "costs"
+        raise ValueError(f"{what} needs scores= (the predicted probabilities); none given")
     if scores is None and pos_label is None:
         # Each item is a combination with count 1: the same code path as counts from an engine.
-        return _counted(y_true, y_pred, None, labels, level, size, rng, ("y_true", "y_pred"))
+        out = _counted(y_true, y_pred, None, labels, level, size, rng, ("y_true", "y_pred"))
+        if checked_plan is not None:
+            follow_plan(out, checked_plan)
+        return out
     # A score belongs to an item, so with scores the items cannot be merged into counts.
     if scores is None:
         raise ValueError("pos_label names the class that scores score; no scores= given")
     codes, _, labels = joint_codes(y_true, [y_pred], labels)
-    return report_of_codes(codes[0], codes[1], labels, scores, pos_label, level, size, rng,
-                           auc_method)  # fmt: skip
+    out = report_of_codes(codes[0], codes[1], labels, scores, pos_label, level, size, rng,
+                          auc_method, net_benefit, costs)  # fmt: skip
+    if checked_plan is not None:
+        follow_plan(out, checked_plan)
+    return out
 
 
-def report_of_codes(truth, pred, labels, scores, pos_label, level, size, rng, auc_method):
+def report_of_codes(truth, pred, labels, scores, pos_label, level, size, rng, auc_method,
+                    net_benefit=None, costs=None):  # fmt: skip
     """:func:`report` with scores, from class codes (indices into ``labels``): the command
     line's reader gives codes, so no column of labels is made for its rows. The one check of
     ``level`` and ``size`` on this path (``report`` leaves them to it)."""
     level, size, n = check_level(level), check_size(size), len(labels)
+    thresholds = None if net_benefit is None else parse_thresholds(net_benefit)
+    costs = None if costs is None else check_cost_matrix(costs, labels)
     # The reader's codes may be int8: widened for the cells only (the rest compares them).
     cells = pred.astype(np.intp, copy=False) * n + truth
     matrix = np.bincount(cells, minlength=n * n)
     del cells
     matrix = matrix.reshape(n, n)
     checked = (truth, *check_scores(scores, len(truth), labels, pos_label), auc_method)
+    # Checked before the report's resamples, so that a refusal costs nothing.
+    risks = None if thresholds is None else binary_risks(checked[1], checked[2])
+    proba = None if costs is None else probability_matrix(checked[1], checked[2])
     out = Report(
         matrix.astype(np.float64), labels, level, size, np.random.default_rng(rng), checked,
         seed_of(rng),
     )  # fmt: skip
     disagree = argmax_warning(pred, checked[1], checked[2], labels)
     out.warnings[:0] = disagree
+    if risks is not None:
+        out.decision_curve = DecisionCurveSection(truth, *risks, labels, thresholds, level, size,
+                                                  rng, out.seed)  # fmt: skip
+    if proba is not None:
+        out.bayes = CostSection(truth, [out.matrix], [proba], labels, costs, level, size, rng,
+                                out.seed)  # fmt: skip
     return out
 
 
