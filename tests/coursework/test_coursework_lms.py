@@ -97,8 +97,14 @@ def test_make_grade_passes_lms_and_text_points_on():
     """``make grade LMS=... TEXT_POINTS=...`` is ``python -m clfcourse grade ... --lms ...``
     (a dry run: make prints the commands and runs none)."""
     args = ["SUBMISSIONS=in", "LMS=moodle", "TEXT_POINTS=my points.csv"]
+    # Under `make test` this make is a sub-make, which would print its directory around the
+    # commands: asked not to, the last line is the grader's command.
     done = subprocess.run(
-        ["make", "-n", "grade", *args], cwd=ROOT, capture_output=True, text=True, check=True
+        ["make", "--no-print-directory", "-n", "grade", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     command = done.stdout.strip().splitlines()[-1]
     assert "-m clfcourse grade" in command
