@@ -40,11 +40,19 @@ import pytest
 from chapter_runner import ROOT
 from filelock import FileLock
 
-from clfbook.tooling.pdf import CHROMIUM, CHROMIUM_FLAGS  # the book's printer's browser
-
 pytest_plugins = ["pytester", "tiers"]
 
 JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
+CHROMIUM = Path("/usr/bin/chromium")
+#: Debian's Chromium, headless, with nothing that would reach for the network on its own.
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 BUILD_TIMEOUT = 1500  # seconds; a cold build takes minutes beside two busy workers
 BINDER_TIMEOUT = 1800  # seconds; installs the Binder requirements, executes a chapter
 PDF_TIMEOUT = BUILD_TIMEOUT + 900  # seconds; waits for the book, then builds one page, prints

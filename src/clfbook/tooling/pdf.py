@@ -35,8 +35,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM = Path("/usr/bin/chromium")
-#: Debian's Chromium, headless, with nothing that would reach for the network on its own
-#: (the test suite starts it with the same flags).
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
