@@ -14,24 +14,14 @@ import asyncio
 import jupytext
 import nbformat
 import pytest
+from coursework_mini import HEADER  # the mini chapters' jupytext header
 
 from clfbook.tooling.glue import Glue, glue_text, pending
 from clfbook.tooling.lab_contents import FOLDED, KEY, BookContentsManager, build_glue, folds
 
-CHAPTER = """\
----
-jupytext:
-  text_representation:
-    extension: .md
-    format_name: myst
-    format_version: 0.13
-kernelspec:
-  display_name: Python 3
-  language: python
-  name: python3
----
-
-# Mini
+CHAPTER = (
+    HEADER
+    + """
 
 ```{code-cell} ipython3
 :tags: [hide-input]
@@ -59,6 +49,7 @@ answer = 1
 assert answer == 1
 ```
 """
+)
 
 RECORD = "application/papermill.record/"
 
