@@ -865,7 +865,116 @@
     return { state };
   }
 
+  // --- 10. judge ---------------------------------------------------------------------------
+  // As clfbook.widgets.judge: the judge's expected agreement table (shares; rows = the judge,
+  // columns = the people), its coefficients as the library's formulas on it (kappa from the
+  // port; Scott's pi, PABAK and Gwet's AC1 as metrics/_agreement.py), and the two prevalence
+  // estimates with their delta-method intervals, z from the spec (the library's NormalDist).
+  function judgeAgreement(t, sp, q) {
+    const m = [[sp * (1 - q), (1 - t) * q], [(1 - sp) * (1 - q), t * q]];
+    const { b, p, c } = CM().margins(m), total = b[0] + b[1], correct = c[0] + c[1];
+    const a = [b[0] + p[0], b[1] + p[1]], s2 = 2 * total;
+    const den = a[0] * (s2 - a[0]) + a[1] * (s2 - a[1]);
+    const pi = a.map((x) => x / s2), chance = (2 * (pi[0] * (1 - pi[0]) + pi[1] * (1 - pi[1]))) / 2;
+    const observed = correct / total;
+    return { matrix: m, accuracy: CM().accuracy(m), kappa: CM().METRICS.kappa(m, 0),
+             scott_pi: den > 0 ? (2 * s2 * correct - (a[0] * a[0] + a[1] * a[1])) / den : 0,
+             pabak: (2 * correct / total - 1) / 1, gwet_ac1: (observed - chance) / (1 - chance) };
+  }
+  function judgePrevalence(t, sp, q, n, N, z) {
+    const f = 1 - sp, j = t - f, b = f + j * q;
+    const cut = (c, se) => [Math.max(0, c - z * se), Math.min(1, c + z * se)];
+    const [ccLow, ccHigh] = cut(b, Math.sqrt((b * (1 - b)) / N));
+    const out = { prevalence: q, flagged: b, cc_bias: b - q, cc_low: ccLow, cc_high: ccHigh,
+                  cc_covers: ccLow <= q && q <= ccHigh, youden: j, z };
+    if (!(j > 0)) {
+      return { ...out, adjusted: NaN, adjusted_bias: NaN, adjusted_low: NaN, adjusted_high: NaN,
+               adjusted_covers: false };
+    }
+    const v = ((b * (1 - b)) / N + (q * q * t * (1 - t)) / (n * q) +
+               ((1 - q) ** 2 * f * (1 - f)) / (n * (1 - q))) / (j * j);
+    const adjusted = (b - f) / j, [low, high] = cut(adjusted, Math.sqrt(v));
+    return { ...out, adjusted, adjusted_bias: adjusted - q, adjusted_low: low, adjusted_high: high,
+             adjusted_covers: low <= q && q <= high };
+  }
+  function judge(root, spec) {
+    const f = frame(root, spec), st = spec.stops, idx = { ...spec.start };
+    const [neg, pos] = spec.names, pct = `${Math.round(spec.level * 100)} %`;
+    const labels = { sensitivity: "sensitivity T", specificity: "specificity",
+                     prevalence: "prevalence q", labels: "hand labels n" };
+    for (const key of Object.keys(labels)) {
+      const s = slider(labels[key], st[key].length - 1, idx[key], (i) => { idx[key] = i; refresh(); },
+        (i) => (key === "labels" ? String(st[key][i]) : st[key][i].toFixed(2)));
+      s.input.classList.add("clf-wide");
+      f.controls.append(s.node);
+    }
+    const values = (t, sp, q, n) => ({ agreement: judgeAgreement(t, sp, q),
+                                       estimates: judgePrevalence(t, sp, q, n, spec.deployment, spec.z) });
+    const now = () => Object.fromEntries(Object.keys(labels).map((k) => [k, st[k][idx[k]]]));
+    const state = () => {
+      const x = now();
+      return { ...x, ...values(x.sensitivity, x.specificity, x.prevalence, x.labels) };
+    };
+    const span = (lo, hi) => (Number.isNaN(lo) ? "undefined" : `[${fmt(lo)}, ${fmt(hi)}]`);
+    function refresh() {
+      const s = state(), a = s.agreement, e = s.estimates, m = a.matrix, c = (text, key) => ({ text, key });
+      f.live.textContent = `Sensitivity ${s.sensitivity.toFixed(2)}, specificity ${s.specificity.toFixed(2)}, ` +
+        `prevalence ${s.prevalence.toFixed(2)}: kappa ${fmt(a.kappa)}, PABAK ${fmt(a.pabak)}, AC1 ${fmt(a.gwet_ac1)}; ` +
+        `classify and count ${fmt(e.flagged)}, adjusted ${fmt(e.adjusted)} ${span(e.adjusted_low, e.adjusted_high)}.`;
+      replace(f.readout,
+        table(["judge \\ people", neg, pos], [[neg, c(fmt(m[0][0]), "m:0,0"), c(fmt(m[0][1]), "m:0,1")],
+          [pos, c(fmt(m[1][0]), "m:1,0"), c(fmt(m[1][1]), "m:1,1")]], "expected agreement table (shares of the items)"),
+        table(["coefficient", "value"], Object.entries(spec.coefficients).map(([k, label]) => [label, c(fmt(a[k]), k)]),
+          `agreement at prevalence ${s.prevalence.toFixed(2)}`),
+        el("p", { class: "clf-caption", text: `True prevalence q = ${s.prevalence.toFixed(2)}; ${s.labels} hand ` +
+          `labels, ${spec.deployment} deployment items; J = T − F = ${fmt(e.youden)}.` }),
+        table(["estimator", "value", "bias", `${pct} interval`, "covers q"], [
+          ["classify and count", c(fmt(e.flagged), "flagged"), c(fmt(e.cc_bias), "cc_bias"),
+           c(span(e.cc_low, e.cc_high), "cc_interval"), { ...mark(e.cc_covers), key: "cc_covers" }],
+          ["adjusted (Rogan–Gladen)", c(fmt(e.adjusted), "adjusted"), c(fmt(e.adjusted_bias), "adjusted_bias"),
+           c(span(e.adjusted_low, e.adjusted_high), "adjusted_interval"),
+           { ...mark(e.adjusted_covers), key: "adjusted_covers" }]]),
+        el("details", { class: "clf-note-fold", "data-fold": "judge-note" }, [
+          el("summary", { text: "What these intervals assume" }), el("p", { class: "clf-note", text: spec.note })]));
+      const g = spec.grid, curves = g.map((q) => values(s.sensitivity, s.specificity, q, s.labels));
+      const lines = [["accuracy", "accuracy", COLORS[6]], ["pabak", "PABAK", COLORS[2], "2 3"],
+                     ["gwet_ac1", "Gwet's AC1", COLORS[0], "6 2 1 2"], ["kappa", "Cohen's κ", COLORS[3], "5 3"]];
+      const ce = curves.map((v) => v.estimates), adjusted = Number.isFinite(e.adjusted);
+      replace(f.figures,
+        chart({ title: "agreement against the prevalence", xlim: [0, 1], ylim: [-0.05, 1.02],
+          xlabel: `prevalence of ${pos}`,
+          label: `Accuracy, PABAK, Gwet's AC1 and Cohen's kappa of this judge at every prevalence; at ` +
+            `${s.prevalence.toFixed(2)} they are ${fmt(a.accuracy)}, ${fmt(a.pabak)}, ${fmt(a.gwet_ac1)} and ` +
+            `${fmt(a.kappa)}. Kappa falls towards 0 at both ends; PABAK stays flat.`,
+          lines: lines.map(([key, , color, dash]) => ({ xs: g, ys: curves.map((v) => v.agreement[key]), color, dash })),
+          vlines: [{ x: s.prevalence }],
+          points: lines.map(([key, , color]) => ({ x: s.prevalence, y: a[key], color })),
+          legend: lines.map(([, name, color, dash]) => [name, color, Boolean(dash)]) }),
+        chart({ title: "classify and count against the adjusted estimate", xlim: [0, 1], ylim: [0, 1],
+          xlabel: `true prevalence of ${pos}`,
+          label: `Estimated against true prevalence: classify and count is the line ${fmt(ce[0].flagged)} at ` +
+            `${g[0].toFixed(2)} to ${fmt(ce[g.length - 1].flagged)} at ${g[g.length - 1].toFixed(2)}, crossing the ` +
+            `truth once; the adjusted estimate is the truth itself` +
+            (adjusted ? `, its ${pct} interval a band ${fmt(e.adjusted_high - e.adjusted_low)} wide at ${s.prevalence.toFixed(2)}.`
+              : ", undefined here (T = F)."),
+          bands: [{ xs: g, low: ce.map((v) => v.cc_low), high: ce.map((v) => v.cc_high), color: COLORS[3] },
+                  ...(adjusted ? [{ xs: g, low: ce.map((v) => v.adjusted_low), high: ce.map((v) => v.adjusted_high),
+                                    color: COLORS[1] }] : [])],
+          lines: [{ xs: [0, 1], ys: [0, 1], color: COLORS[6], dash: "2 3" },
+                  { xs: g, ys: ce.map((v) => v.flagged), color: COLORS[3], dash: "5 3" },
+                  { xs: g, ys: ce.map((v) => v.adjusted), color: COLORS[4] }],
+          vlines: [{ x: s.prevalence }],
+          points: [{ x: s.prevalence, y: e.flagged, color: COLORS[3], square: true },
+                   { x: s.prevalence, y: e.adjusted, color: COLORS[4] }],
+          legend: [["the truth", COLORS[6], true], ["classify and count", COLORS[3], true],
+                   ["adjusted (Rogan–Gladen)", COLORS[4]], [`adjusted ${pct} interval`, COLORS[1], false, true]] }));
+    }
+    refresh();
+    return { state, values };
+  }
+
   const KINDS = { confusion, macro_f1: macroF1, nonmonotonicity, paradox, prevalence, chance, chooser, threshold, costs };
+  KINDS.judge = judge;
 
   function init() {
     const t0 = performance.now();

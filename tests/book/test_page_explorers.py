@@ -25,12 +25,14 @@ from clfbook.widgets import (
     confusion_matrix_explorer,
     cost_curve_explorer,
     f_measure_paradox_explorer,
+    judge_explorer,
     macro_f1_explorer,
     metric_chooser,
     nonmonotonicity_explorer,
     prevalence_explorer,
 )
 from clfbook.widgets._base import fmt
+from clfbook.widgets.judge import COEFFICIENTS, agreement_values, prevalence_values
 from clfbook.widgets.macro_f1 import PRESETS
 from clfbook.widgets.page import page_spec
 from clfbook.widgets.threshold import sweep_index
@@ -487,6 +489,91 @@ def test_cost_explorer(visits, objects):
         check(i)
         seen.add(v.state()["k"])
     assert len(seen) >= 3, "moving the ratio moved the operating point"
+    assert not v.errors
+
+
+def test_judge_explorer(visits, objects):
+    """Issue 37: the judge's rates and the prevalence; the page shows the library's agreement
+    coefficients and the two prevalence estimates (closed forms, to 1e-12), for every slider
+    moved by keyboard and by pointer, and for 400 random states of the four sliders."""
+    v, page = visits["judge"], visits["judge"].page
+    ex = objects["judge"]
+    spec = page_spec(ex)
+    assert spec == page_spec(
+        judge_explorer(0.7, 0.97, 0.05, names=("acceptable", "fails"), live_figure=False)
+    )
+    keys = ("sensitivity", "specificity", "prevalence", "labels")
+
+    def same(got, want, where):
+        for key, value in want.items():
+            if key == "matrix":
+                assert np.allclose(got[key], value, rtol=0, atol=TOL), (where, key)
+            elif isinstance(value, bool):
+                assert got[key] is value, (where, key)
+            else:
+                assert close(got[key], value), (where, key, got[key], value)
+
+    def check(where):
+        got = v.state()
+        ex.set_state(**{key: got[key] for key in keys})
+        a, e = ex.agreement(), ex.estimates()
+        same(got["agreement"], a, where)
+        same(got["estimates"], e, where)
+        shown = v.readout()
+        for key in COEFFICIENTS:
+            assert shown[key] == fmt(a[key]), (where, key)
+        for i in range(2):
+            for j in range(2):
+                assert shown[f"m:{i},{j}"] == fmt(a["matrix"][i, j]), (where, i, j)
+        for key in ("flagged", "cc_bias", "adjusted", "adjusted_bias"):
+            assert shown[key] == fmt(e[key]), (where, key)
+        assert shown["adjusted_interval"] == (
+            "undefined"
+            if math.isnan(e["adjusted_low"])
+            else f"[{fmt(e['adjusted_low'])}, {fmt(e['adjusted_high'])}]"
+        ), where
+        assert shown["cc_interval"] == f"[{fmt(e['cc_low'])}, {fmt(e['cc_high'])}]", where
+        assert shown["cc_covers"].startswith("✓" if e["cc_covers"] else "✗"), where
+        return got
+
+    start = check("start")
+    assert {key: start[key] for key in keys} == {
+        "sensitivity": 0.7,
+        "specificity": 0.97,
+        "prevalence": 0.05,
+        "labels": 200,
+    }
+    labels = {
+        "sensitivity": "sensitivity T",
+        "specificity": "specificity",
+        "prevalence": "prevalence q",
+        "labels": "hand labels n",
+    }
+    for key, label in labels.items():
+        slider = page.get_by_label(label, exact=True)
+        slider.focus()
+        for press in ("ArrowLeft", "PageUp", "Home"):
+            page.keyboard.press(press)  # keyboard
+            check(f"{key} {press}")
+        v.click_slider(slider, 0.8)  # pointer
+        check(f"{key} click")
+    # the sensitivity and specificity at 0.50: T = F, the adjusted estimate undefined
+    for label in ("sensitivity T", "specificity"):
+        page.get_by_label(label, exact=True).focus()
+        page.keyboard.press("Home")
+    assert check("T = F")["estimates"]["youden"] == 0
+    assert v.readout()["adjusted_interval"] == "undefined"
+    # every state's closed forms, evaluated in the page in one call
+    rng = np.random.default_rng(37)
+    stops = spec["stops"]
+    states = [[float(rng.choice(stops[key])) for key in keys] for _ in range(400)]
+    got = page.evaluate(
+        f"(xs) => xs.map(x => window.clfExplorers[{v.root!r}].values(...x))", states
+    )
+    for (t, s, q, n), values in zip(states, got, strict=True):
+        kwargs = {"labels": int(n), "deployment": spec["deployment"]}
+        same(values["agreement"], agreement_values(t, s, q), (t, s, q))
+        same(values["estimates"], prevalence_values(t, s, q, **kwargs), (t, s, q, n))
     assert not v.errors
 
 

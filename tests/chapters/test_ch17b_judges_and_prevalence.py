@@ -157,6 +157,31 @@ def test_the_label_plan_and_its_simulation_as_the_text_reads_them(ns):
     assert abs(sims[planned][:, 1].mean() - 0.95) < 3 * np.sqrt(0.95 * 0.05 / 60)
 
 
+def test_the_explorer_starts_at_the_chosen_judge_and_says_what_the_text_says(ns):
+    """The explorer's starting state is the chosen prompt's rates at next month's 5 %, and
+    the readings the text glues hold: kappa lowest of the three at 0.01, all three within
+    0.01 at 0.5, classify and count's interval missing 0.05, the adjusted one containing it
+    and narrower with 3,200 hand labels; the page version starts where the figure does."""
+    ex, (t, s) = ns["explorer"], ns["PROMPTS"][ns["chosen"]]
+    assert (ex.sensitivity, ex.specificity, ex.prevalence, ex.labels) == (t, s, 0.05, 200)
+    at, est = ns["ex_at"], ns["ex_est"]
+    assert at[0.01]["kappa"] < min(at[0.01]["gwet_ac1"], at[0.01]["pabak"]) - 0.3
+    trio = [at[0.5][k] for k in ("kappa", "gwet_ac1", "pabak")]
+    assert max(trio) - min(trio) < 0.01
+    e200, e3200 = est[200], est[3200]
+    assert not e200["cc_covers"] and e200["adjusted_covers"] and e3200["adjusted_covers"]
+    assert e3200["adjusted_high"] - e3200["adjusted_low"] < (
+        e200["adjusted_high"] - e200["adjusted_low"]
+    )
+    assert ex.estimates() == e200
+    cancel = (1 - s) / (1 - t + 1 - s)
+    assert (
+        abs(ns["prevalence_values"](t, s, cancel, labels=200, deployment=20_000)["cc_bias"]) < 1e-12
+    )
+    html = ns["page_view"](ex).html
+    assert 'data-kind="judge"' in html and '"start":{"sensitivity":' in html
+
+
 def test_the_text_names_its_assumptions():
     text = chapter(STEM)
     assert "resamples the *items* with replacement and keeps the raters fixed" in text

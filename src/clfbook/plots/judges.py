@@ -9,12 +9,20 @@ styles and markers, so colour is never the only cue) and returns the figure. Con
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 from clfmetrics.metrics import accuracy, gwet_ac1, kappa, pabak
 
 from .basic import OKABE_ITO, _axes
 
-__all__ = ["agreement_against_prevalence", "judge_matrices", "labels_width_plot", "prevalence_plot"]
+__all__ = [
+    "agreement_against_prevalence",
+    "judge_matrices",
+    "labels_width_plot",
+    "live_judge_figure",
+    "prevalence_plot",
+]
 
 
 def _rate(value, name: str) -> float:
@@ -119,3 +127,101 @@ def labels_width_plot(labels, widths, *, target: float, planned: int, ax=None):
     ax.set_ylabel("width of the 95 % prevalence interval")
     ax.legend(frameon=False, fontsize="small")
     return fig
+
+
+#: The judge explorer's agreement curves: key, label, line style, colour.
+_JUDGE_LINES = (
+    ("accuracy", "accuracy", "-", OKABE_ITO[7]),
+    ("pabak", "PABAK", ":", OKABE_ITO[2]),
+    ("gwet_ac1", "Gwet's AC1", "-.", OKABE_ITO[0]),
+    ("kappa", "Cohen's kappa", "--", OKABE_ITO[4]),
+)
+
+
+def _band(lo, hi):
+    return np.r_[lo, hi[::-1]]
+
+
+def live_judge_figure(
+    grid, agreement: dict, estimates: dict, prevalence: float, positive="positive"
+):
+    """Two panels for the judge explorer: agreement against the prevalence, and the two
+    prevalence estimates against the true prevalence, with their intervals.
+
+    Every curve, band and marker is an *animated* artist (``clfbook.widgets._base.FigureImage``):
+    moving the judge's rates moves the curves, moving the prevalence moves the markers.
+
+    Parameters
+    ----------
+    grid : array of shape (G,)
+        The prevalences the curves are drawn at.
+    agreement : dict
+        Key of ``clfbook.widgets.judge.COEFFICIENTS`` -> array (G,) (``agreement_curves``).
+    estimates : dict
+        ``prevalence_curves``: ``flagged``, ``cc_low``, ``cc_high``, ``adjusted``,
+        ``adjusted_low``, ``adjusted_high``, arrays (G,).
+    prevalence : float
+        The current prevalence (a vertical line and the markers).
+    positive : str
+        The name of the class the judge counts.
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    update : callable
+        ``update(agreement, estimates, prevalence)``; returns False (the axes stay fixed).
+    """
+    q = np.asarray(grid, dtype=float)
+    fig = Figure(figsize=(9, 3.8), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax_a, ax_p = fig.subplots(1, 2)
+    curves, dots = {}, {}
+    for key, label, style, colour in _JUDGE_LINES:
+        (curves[key],) = ax_a.plot(q, q, style, color=colour, lw=1.8, label=label, animated=True)
+        (dots[key],) = ax_a.plot([], [], "o", ms=6, color=colour, mec="black", animated=True)
+    ax_a.set_xlim(0, 1)
+    ax_a.set_ylim(-0.05, 1.02)
+    ax_a.set_xlabel(f"prevalence of {positive}")
+    ax_a.set_ylabel("agreement with the people")
+    ax_a.set_title("agreement against the prevalence", fontsize=9)
+    ax_a.legend(frameon=False, fontsize=6.5, loc="lower center")
+    ax_p.plot([0, 1], [0, 1], color="grey", lw=1, ls=":", label="the truth")
+    (cc_band,) = ax_p.fill(q, q, color=OKABE_ITO[4], alpha=0.3, lw=0, animated=True)
+    (adj_band,) = ax_p.fill(q, q, color=OKABE_ITO[1], alpha=0.3, lw=0, animated=True)
+    (cc_line,) = ax_p.plot(
+        q, q, "--", color=OKABE_ITO[4], lw=1.8, label="classify and count", animated=True
+    )
+    (adj_line,) = ax_p.plot(
+        q, q, "-", color=OKABE_ITO[5], lw=1.8, label="adjusted (Rogan–Gladen)", animated=True
+    )
+    (cc_dot,) = ax_p.plot([], [], "s", ms=7, color=OKABE_ITO[4], mec="black", animated=True)
+    (adj_dot,) = ax_p.plot([], [], "o", ms=7, color=OKABE_ITO[5], mec="black", animated=True)
+    ax_p.set_xlim(0, 1)
+    ax_p.set_ylim(0, 1)
+    ax_p.set_xlabel(f"true prevalence of {positive}")
+    ax_p.set_ylabel("estimated prevalence (band: interval)")
+    ax_p.set_title("classify and count against the adjusted estimate", fontsize=9)
+    ax_p.legend(frameon=False, fontsize=6.5, loc="upper left")
+    vlines = [ax.axvline(prevalence, color="black", lw=1, animated=True) for ax in (ax_a, ax_p)]
+
+    def update(agreement: dict, estimates: dict, prevalence: float) -> bool:
+        k = int(np.argmin(np.abs(q - prevalence)))
+        for key, line in curves.items():
+            line.set_ydata(agreement[key])
+            dots[key].set_data([q[k]], [agreement[key][k]])
+        e = estimates
+        cc_line.set_ydata(e["flagged"])
+        adj_line.set_ydata(e["adjusted"])
+        cc_band.set_xy(np.c_[np.r_[q, q[::-1]], _band(e["cc_low"], e["cc_high"])])
+        # where the adjusted estimate is undefined (T = F) there is no band to draw
+        adj_band.set_xy(
+            np.c_[np.r_[q, q[::-1]], np.nan_to_num(_band(e["adjusted_low"], e["adjusted_high"]))]
+        )
+        cc_dot.set_data([q[k]], [e["flagged"][k]])
+        adj_dot.set_data([q[k]], [e["adjusted"][k]])
+        for line in vlines:
+            line.set_xdata([prevalence, prevalence])
+        return False
+
+    update(agreement, estimates, prevalence)
+    return fig, update

@@ -12,6 +12,7 @@ from .chance import chance_baseline_simulator
 from .chooser import metric_chooser
 from .confusion import confusion_matrix_explorer
 from .costs import cost_curve_explorer
+from .judge import judge_explorer
 from .macro_f1 import macro_f1_explorer
 from .nonmonotonicity import nonmonotonicity_explorer
 from .paradox import f_measure_paradox_explorer
@@ -23,6 +24,7 @@ __all__ = [
     "confusion_matrix_explorer",
     "cost_curve_explorer",
     "f_measure_paradox_explorer",
+    "judge_explorer",
     "macro_f1_explorer",
     "metric_chooser",
     "nonmonotonicity_explorer",

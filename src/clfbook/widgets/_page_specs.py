@@ -17,6 +17,7 @@ from clfmetrics import METRICS
 from clfmetrics.inference._simulate import random_classifier
 
 from ..properties import PROPERTIES
+from . import judge
 from .chance import SHOWN, normalise, omega
 from .costs import LOG_RATIO, probability_cost
 from .intervals import LEVEL, SCALES
@@ -231,4 +232,29 @@ def costs_spec(ex) -> dict:
         "grid": np.asarray(ex.curve.pc, dtype=float).tolist(),
         "envelope": np.asarray(ex.curve.nec, dtype=float).tolist(),
         "area": float(ex.curve.area),
+    }
+
+
+def judge_spec(ex) -> dict:
+    """The stops of the four sliders, where each starts, the deployment items, the level
+    with its z (from the library's ``NormalDist``, so the page multiplies by the very
+    number), the class names, the coefficients' labels and the figures' prevalence grid.
+    Every readout value is a closed form of these, computed in the page as
+    :func:`clfbook.widgets.judge.agreement_values` and ``prevalence_values``."""
+    stops = {
+        "sensitivity": judge.RATES.tolist(),
+        "specificity": judge.RATES.tolist(),
+        "prevalence": judge.PREVALENCES.tolist(),
+        "labels": list(judge.HAND_LABELS),
+    }
+    return {
+        "stops": stops,
+        "start": {key: values.index(getattr(ex, key)) for key, values in stops.items()},
+        "deployment": ex.deployment,
+        "level": ex.level,
+        "z": ex.estimates()["z"],
+        "names": list(ex.names),
+        "coefficients": {key: label for key, (label, _) in judge.COEFFICIENTS.items()},
+        "grid": judge.GRID.tolist(),
+        "note": judge.INTERVAL_NOTE,
     }

@@ -26,6 +26,7 @@ from .chance import ChanceBaselineSimulator
 from .chooser import MetricChooser
 from .confusion import ConfusionMatrixExplorer
 from .costs import CostCurveExplorer
+from .judge import JudgeExplorer
 from .macro_f1 import MacroF1Explorer
 from .nonmonotonicity import NonMonotonicityExplorer
 from .paradox import FMeasureParadoxExplorer
@@ -50,6 +51,7 @@ KINDS = {
     ThresholdExplorer: ("threshold", "Threshold explorer", specs.threshold_spec),
     CostCurveExplorer: ("costs", "Cost curve explorer", specs.costs_spec),
 }
+KINDS[JudgeExplorer] = ("judge", "Judge explorer", specs.judge_spec)
 
 
 def _kind(explorer) -> tuple[str, str, object]:
