@@ -916,6 +916,7 @@
       return { ...x, ...values(x.sensitivity, x.specificity, x.prevalence, x.labels) };
     };
     const span = (lo, hi) => (Number.isNaN(lo) ? "undefined" : `[${fmt(lo)}, ${fmt(hi)}]`);
+    const shown = (x) => (Number.isNaN(x) ? "undefined" : fmt(x));
     function refresh() {
       const s = state(), a = s.agreement, e = s.estimates, m = a.matrix, c = (text, key) => ({ text, key });
       f.live.textContent = `Sensitivity ${s.sensitivity.toFixed(2)}, specificity ${s.specificity.toFixed(2)}, ` +
@@ -928,12 +929,11 @@
           `agreement at prevalence ${s.prevalence.toFixed(2)}`),
         el("p", { class: "clf-caption", text: `True prevalence q = ${s.prevalence.toFixed(2)}; ${s.labels} hand ` +
           `labels, ${spec.deployment} deployment items; J = T − F = ${fmt(e.youden)}.` }),
-        table(["estimator", "value", "bias", `${pct} interval`, "covers q"], [
-          ["classify and count", c(fmt(e.flagged), "flagged"), c(fmt(e.cc_bias), "cc_bias"),
-           c(span(e.cc_low, e.cc_high), "cc_interval"), { ...mark(e.cc_covers), key: "cc_covers" }],
-          ["adjusted (Rogan–Gladen)", c(fmt(e.adjusted), "adjusted"), c(fmt(e.adjusted_bias), "adjusted_bias"),
-           c(span(e.adjusted_low, e.adjusted_high), "adjusted_interval"),
-           { ...mark(e.adjusted_covers), key: "adjusted_covers" }]]),
+        table(["estimate of q", "classify and count", "adjusted (Rogan–Gladen)"], [
+          ...[["estimate", "flagged", "adjusted"], ["bias", "cc_bias", "adjusted_bias"],
+              [`${pct} low`, "cc_low", "adjusted_low"], [`${pct} high`, "cc_high", "adjusted_high"]]
+            .map(([label, cc, adj]) => [label, c(shown(e[cc]), cc), c(shown(e[adj]), adj)]),
+          ["covers q", { ...mark(e.cc_covers), key: "cc_covers" }, { ...mark(e.adjusted_covers), key: "adjusted_covers" }]]),
         el("details", { class: "clf-note-fold", "data-fold": "judge-note" }, [
           el("summary", { text: "What these intervals assume" }), el("p", { class: "clf-note", text: spec.note })]));
       const g = spec.grid, curves = g.map((q) => values(s.sensitivity, s.specificity, q, s.labels));

@@ -71,6 +71,16 @@ INTERVAL_NOTE = (
 )
 
 
+def _estimate_rows(pct: str) -> list[tuple[str, str, str]]:
+    """The rows of the estimates' table: label, classify-and-count key, adjusted key."""
+    return [
+        ("estimate", "flagged", "adjusted"),
+        ("bias", "cc_bias", "adjusted_bias"),
+        (f"{pct} low", "cc_low", "adjusted_low"),
+        (f"{pct} high", "cc_high", "adjusted_high"),
+    ]
+
+
 def _share(value, name: str, *, closed: bool) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name} must be a number; got {value!r}")
@@ -341,8 +351,8 @@ class JudgeExplorer(Explorer):
         m, (neg, pos) = a["matrix"], self.names
         pct = f"{round(self.level * 100)} %"
 
-        def span(lo, hi):
-            return "undefined" if math.isnan(lo) else f"[{fmt(lo)}, {fmt(hi)}]"
+        def shown(x):
+            return "undefined" if math.isnan(x) else fmt(x)
 
         tables = [
             html_table(
@@ -356,23 +366,9 @@ class JudgeExplorer(Explorer):
                 caption=f"agreement at prevalence {self.prevalence:.2f}",
             ),
             html_table(
-                ["estimator", "value", "bias", f"{pct} interval", "covers q"],
-                [
-                    [
-                        "classify and count",
-                        fmt(e["flagged"]),
-                        fmt(e["cc_bias"]),
-                        span(e["cc_low"], e["cc_high"]),
-                        mark(e["cc_covers"]),
-                    ],
-                    [
-                        "adjusted (Rogan–Gladen)",
-                        fmt(e["adjusted"]),
-                        fmt(e["adjusted_bias"]),
-                        span(e["adjusted_low"], e["adjusted_high"]),
-                        mark(e["adjusted_covers"]),
-                    ],
-                ],
+                ["estimate of q", "classify and count", "adjusted (Rogan–Gladen)"],
+                [[label, shown(e[cc]), shown(e[adj])] for label, cc, adj in _estimate_rows(pct)]
+                + [["covers q", mark(e["cc_covers"]), mark(e["adjusted_covers"])]],
                 caption=(
                     f"true prevalence q = {self.prevalence:.2f}; {self.labels} hand labels, "
                     f"{self.deployment} deployment items; J = T − F = {fmt(e['youden'])}"
