@@ -4,6 +4,8 @@ of ``labels_needed`` (and near the bootstrap of ``estimate_prevalence``)."""
 
 from __future__ import annotations
 
+import itertools
+
 import ipywidgets
 import numpy as np
 import pytest
@@ -113,6 +115,16 @@ def test_the_adjusted_interval_is_near_the_bootstrap_of_estimate_prevalence():
     )
     ratio = (cc.high[1] - cc.low[1]) / (e["cc_high"] - e["cc_low"])
     assert 0.8 < ratio < 1.25, ratio
+
+
+def test_the_adjusted_interval_widens_as_the_judge_gets_worse():
+    """Same prevalence and hand labels, rates lowered towards T = F: nested intervals."""
+    ends = [
+        prevalence_values(r, r, 0.3, labels=200, deployment=20_000) for r in (0.95, 0.8, 0.65, 0.55)
+    ]
+    for better, worse in itertools.pairwise(ends):
+        assert worse["adjusted_low"] <= better["adjusted_low"] < 0.3
+        assert 0.3 < better["adjusted_high"] < worse["adjusted_high"]
 
 
 def test_a_judge_with_t_equal_f_says_nothing_about_the_prevalence():
