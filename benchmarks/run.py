@@ -331,6 +331,7 @@ def main(argv=None) -> int:
     print_table("CORP consistency band", results["corp_band"])
     print_table("net benefit versus dcurves", results["decisions"]["net_benefit"])
     print_table("decision curve band versus dca per resample", results["decisions"]["band"])
+    print_table("report --net-benefit through DuckDB", results["decisions"]["scale"])
     print_table("exact intervals, one call, versus scipy's binomtest per class", results["exact"])
     print_table("page explorers: weight and time to interactive, cold cache", results["pages"])
     print_table("paired comparison at scale (fresh process each)", results["scale"])
