@@ -101,8 +101,8 @@ def band_row(n_items: int, distinct: int, size: int, reference: int, rng) -> dic
 
 _GENERATE = """
 COPY (
-  SELECT y, CAST(r >= 0.2 AS INTEGER) AS a, r
-  FROM (SELECT y, least(1.0, 0.35 * y + 0.65 * (hash(i, 2) % 1000000) / 1e6) AS r
+  SELECT y, CAST(r >= 0.3 AS INTEGER) AS a, r
+  FROM (SELECT y, 0.2 * y + 0.8 * (hash(i, 2) % 1000000) / 1e6 AS r
         FROM (SELECT i, CAST(hash(i, 1) % 10 < 3 AS INTEGER) AS y FROM range({n}) t(i)))
 ) TO '{path}' (FORMAT parquet)
 """

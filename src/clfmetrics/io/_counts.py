@@ -91,10 +91,11 @@ def _score_value(rel, column: str, parquet: bool, decimal: str) -> str:
     return f"TRY_CAST({q} AS DOUBLE)"
 
 
-def _check_risks(rel, value: str, raw: str, path: str, name: str, na: str) -> None:
+def _check_risks(rel, value: str, column: str, path: str, name: str, na: str) -> None:
     """One pass over the score column: every value a number in [0, 1] (a missing one only
     with ``na="drop"``), or an :class:`InputError` naming what was found."""
-    present = f"{raw} IS NOT NULL AND trim(CAST({raw} AS VARCHAR)) <> ''"
+    raw, kind = _quote(column), str(dict(zip(rel.columns, rel.types, strict=True))[column])
+    present = f"{raw} IS NOT NULL" + (f" AND trim({raw}) <> ''" if kind == "VARCHAR" else "")
     ((missing, bad, low, high),) = rel.aggregate(
         f"count(*) FILTER (WHERE NOT ({present})), "
         f"count(*) FILTER (WHERE ({present}) AND ({value} IS NULL OR isnan({value}) "
@@ -173,7 +174,7 @@ def counted_columns(
     binned = ""
     if score is not None:
         value = _score_value(rel, header[score], is_parquet(path), decimal)
-        _check_risks(rel, value, _quote(header[score]), path, score, na)
+        _check_risks(rel, value, header[score], path, score, na)
         # The bin: how many edges the score reaches (numpy's searchsorted, side="right");
         # -1 for a missing score. Edges are written as the shortest text of their double.
         reached = " + ".join(
