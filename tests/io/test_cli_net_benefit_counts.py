@@ -195,3 +195,15 @@ def test_report_from_counts_checks_its_arguments():
     with pytest.raises(ValueError, match="pos_label=5"):
         cm.report_from_counts([0, 1], [0, 1], [3, 4], scores=[0.1, 0.9], net_benefit=[0.2],
                               pos_label=5)  # fmt: skip
+
+
+def test_the_classes_are_checked_as_on_the_row_reader(tmp_path, capsys, counted):
+    truth, pred, s = _frame()
+    truth[:5] = "unsure"  # a third class
+    path = _write(tmp_path, "parquet", truth, pred, s)
+    argv = [path, "--truth", "gold", "--pred", "flag", "--scores", "risk", "--net-benefit", "0.2"]
+    assert "for a task of two classes; there are 3" in _fails(capsys, *argv)
+    path = _write(tmp_path, "parquet", *_frame())
+    assert "--pos-label sick is not one of the classes" in _fails(
+        capsys, path, *argv[1:], "--pos-label", "sick"
+    )

@@ -185,8 +185,8 @@ from ._file import (
 )
 from ._output import add_interval_options, add_output_options, check_output, render, write
 from ._prevalence_cli import add_prevalence, evaluate_prevalence
-from ._scores import classes_text
 from ._scores import option_terms as _option_terms
+from ._scores import positive_class
 from ._scores import score_columns as _scores
 from ._stream import read_columns
 
@@ -541,18 +541,7 @@ def _binned_report(args, counted, thresholds, options):
     curve: each bin's risk stands for its items (the curve and band are the items')."""
     edges = np.unique(thresholds)
     risks = np.r_[0.0, edges][counted.bins]  # a score with exactly ``bin`` edges at or below
-    classes = counted.classes
-    if len(classes) != 2:
-        raise InputError(
-            f"--scores gives the score of one class, for a task of two classes; there are "
-            f"{len(classes)} ({classes_text(classes)})"
-        )
-    pos = None
-    if args.pos_label is not None:
-        pos = next((c for c in classes if str(c) == args.pos_label.strip()), None)
-        if pos is None:
-            shown = classes_text(classes)
-            raise InputError(f"--pos-label {args.pos_label} is not one of the classes {shown}")
+    pos = positive_class(args, counted.classes)
     out = report_from_counts(counted.labels[args.truth], counted.labels[args.pred[0]],
                              counted.counts, scores=risks, net_benefit=thresholds,
                              pos_label=pos, **options)  # fmt: skip
