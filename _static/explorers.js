@@ -951,10 +951,11 @@
         f.status("Copying is not allowed here: the plan is selected, copy it by hand.");
       }
     });
-    const poolView = el("div", { class: "clf-pool-view" });
-    f.figures.append(el("figure", { class: "clf-figure clf-plan-figure" }, [poolView]));
-    f.figures.append(el("figure", { class: "clf-figure clf-plan-figure" }, [
-      el("figcaption", { text: "The plan, for python -m clfmetrics report FILE --truth ... --plan plan.json" }),
+    // Two panes below the questions (not figures: they are text, and the questions take
+    // the explorer's whole width above them; explorers.css lays them side by side).
+    const poolView = el("section", { class: "clf-pane", "aria-label": "the pool of metrics" });
+    f.figures.append(poolView, el("section", { class: "clf-pane", "aria-label": "the plan" }, [
+      el("p", { class: "clf-caption", text: "The plan, for python -m clfmetrics report FILE --truth ... --plan plan.json" }),
       planText, copy]));
     let problemText = "";
     function pick(key, value) {
@@ -986,14 +987,16 @@
         pit && el("span", {}, ["Pitfall: ", el("a", { href: pit.href, title: pit.section, text: pit.what })]),
       ]);
     };
+    // A list of more than three metrics shows two (each takes a few lines) and folds the rest.
+    const SHOWN = 2;
     function list(entries, prefix, noun) {
       const items = entries.map((e) => item(e, prefix)), ul = el("ul", { class: "clf-pool" });
-      const fold = items.length > FOLD_OVER / 2;
-      ul.append(...(fold ? items.slice(0, FOLD_AFTER) : items));
+      const fold = items.length > SHOWN + 1;
+      ul.append(...(fold ? items.slice(0, SHOWN) : items));
       if (!fold) return ul;
-      const rest = el("ul", { class: "clf-pool clf-rest" }, items.slice(FOLD_AFTER));
+      const rest = el("ul", { class: "clf-pool clf-rest" }, items.slice(SHOWN));
       rest.hidden = true;
-      const more = `${items.length - FOLD_AFTER} more ${noun}`;
+      const more = `${items.length - SHOWN} more ${noun}`;
       const button = el("button", { type: "button", class: "clf-more", "aria-expanded": "false",
                                     "data-fold": prefix, text: `Show ${more}` });
       button.addEventListener("click", () => {
@@ -1020,14 +1023,13 @@
       const pool = c.pool.map((k) => spec.entries[k]), out = c.left_out.map((k) => spec.entries[k]);
       const required = c.required.map((code) => `${code} (${spec.properties[code]})`).join(", ");
       f.live.textContent = `The pool: ${pool.map((e) => e.metric).join(", ")}`;
-      replace(f.readout, el("div", {}, [
-        el("p", { "data-key": "required", text: `Required of a metric of the matrix: ${required}` }),
+      replace(f.readout, el("p", { class: "clf-caption", "data-key": "required",
+                                   text: `Required of a metric of the matrix: ${required}` }));
+      replace(poolView,
+        el("p", { class: "clf-caption", text: `The pool: ${pool.length} metrics, each with the reason it is there` }),
+        list(pool, "pool", "metrics"),
         c.notes.length ? el("ul", { class: "clf-note", "data-key": "notes" },
           c.notes.map((k) => el("li", { text: spec.notes[k] }))) : null,
-      ]));
-      replace(poolView,
-        el("figcaption", { text: `The pool: ${pool.length} metrics, each with the reason it is there` }),
-        list(pool, "pool", "metrics"),
         el("details", { class: "clf-note-fold", "data-fold": "left-out" }, [
           el("summary", { text: `${out.length} metrics of the table left out` }), list(out, "out", "metrics")]));
     }
