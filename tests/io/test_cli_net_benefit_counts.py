@@ -209,3 +209,15 @@ def test_the_classes_are_checked_as_on_the_row_reader(tmp_path, capsys, counted)
     assert "--pos-label sick is not one of the classes" in _fails(
         capsys, path, *argv[1:], "--pos-label", "sick"
     )
+
+
+def test_decimal_commas(tmp_path, capsys, monkeypatch):
+    truth, pred, s = _frame(9)
+    path = tmp_path / "comma.csv"
+    path.write_text("gold;flag;risk\n" + "".join(
+        f"{t};{p};{x!r}\n".replace(".", ",") for t, p, x in zip(truth, pred, s.tolist(),
+                                                                 strict=True)))  # fmt: skip
+    rows, counts = _both(capsys, monkeypatch, path, "--net-benefit", "0.1,0.3", "--decimal", ",")
+    assert counts["scores"] is None
+    assert np.allclose(rows["decision_curve"]["low"], counts["decision_curve"]["low"],
+                       rtol=0, atol=1e-12)  # fmt: skip
