@@ -299,7 +299,7 @@ def main(argv=None) -> int:
         "corp_band": bench_corp(args.quick),
         "decisions": bench_decisions(args.quick),
         "exact": bench_exact(args.quick),
-        # quick: the eight explorers on one page, loaded once (the full run: every page)
+        # quick: the ten explorers on one page, loaded once (the full run: every page)
         "pages": bench_pages(1, together=True) if args.quick else bench_pages(3),
         "scale": bench_scale(args.quick),
         "memory": bench_memory(args.quick),
