@@ -865,7 +865,186 @@
     return { state };
   }
 
-  // --- 10. judge ---------------------------------------------------------------------------
+  // --- 10. from the problem to a plan ------------------------------------------------------
+  // Python's float repr (1.0, 0.05, 1e-05, 1.5e+16): the shortest digits, as JavaScript's,
+  // in Python's layout.
+  function pyFloat(x) {
+    if (Object.is(x, -0)) return "-0.0";
+    if (x === 0) return "0.0";
+    const [mant, exp] = x.toExponential().split("e"), e = Number(exp);
+    if (e < -4 || e >= 16) return `${mant}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+    const s = String(x);
+    return s.includes(".") ? s : `${s}.0`;
+  }
+  // json.dumps(value, indent=2) of a plan (every number in a plan is a float; non-ASCII
+  // escaped as Python's ensure_ascii does).
+  const pyStr = (s) => JSON.stringify(s).replace(/[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  function pyJSON(v, pad = "") {
+    const inner = `${pad}  `;
+    if (Array.isArray(v)) {
+      return v.length ? `[\n${v.map((x) => inner + pyJSON(x, inner)).join(",\n")}\n${pad}]` : "[]";
+    }
+    if (v !== null && typeof v === "object") {
+      const keys = Object.keys(v);
+      return keys.length
+        ? `{\n${keys.map((k) => `${inner}${pyStr(k)}: ${pyJSON(v[k], inner)}`).join(",\n")}\n${pad}}`
+        : "{}";
+    }
+    if (typeof v === "string") return pyStr(v);
+    if (typeof v === "number") return pyFloat(v);
+    return JSON.stringify(v);
+  }
+
+  // The pool and its plan come from the library's table of every combination of answers
+  // (clfbook.widgets._page_specs.problem_spec); the page only reads the reader's costs and
+  // prevalence, as clfbook.widgets.problem.parse_costs and parse_prevalence do.
+  function problem(root, spec) {
+    const f = frame(root, spec), answers = { ...spec.start }, NUMBER = new RegExp(`^(?:${spec.number})$`);
+    const number = (text, what) => {
+      if (!NUMBER.test(text)) throw new Error(`${what} must be a number such as 0.5, not \u201c${text}\u201d`);
+      const v = Number(text);
+      if (!Number.isFinite(v)) throw new Error(`${what} must be a finite number, not \u201c${text}\u201d`);
+      return v;
+    };
+    const parsePrevalence = (text) => {
+      const v = number(text.trim(), "the deployment prevalence");
+      if (!(v > 0 && v < 1)) throw new Error(`the deployment prevalence must lie strictly between 0 and 1, not ${pyFloat(v)}`);
+      return v;
+    };
+    const parseCosts = (text) => {
+      const rows = text.split(/[;\n]/).map((r) => r.trim()).filter(Boolean);
+      const m = rows.map((r) => r.split(/[,\s]+/).filter(Boolean).map((x) => number(x, "a cost")));
+      if (m.length < 2 || m.some((r) => r.length !== m.length)) {
+        throw new Error("the costs must be a square matrix of at least 2 x 2 (rows = predicted, columns = " +
+          `true; rows separated by ;); got rows of [${m.map((r) => r.length).join(", ")}] numbers`);
+      }
+      if (m.some((r) => r.some((x) => x < 0))) throw new Error("a cost must not be negative");
+      return m;
+    };
+    for (const [key, question, options] of spec.questions) {
+      const box = el("fieldset", { class: "clf-fieldset clf-question" }, [el("legend", { text: question })]);
+      for (const [value, words] of options) {
+        const input = el("input", { type: "radio", name: `${root.id}-${key}`, value });
+        input.checked = answers[key] === value;
+        input.addEventListener("change", () => { if (input.checked) pick(key, value); });
+        box.append(el("label", { class: "clf-choice" }, [input, ` ${words}`]));
+      }
+      f.controls.append(box);
+    }
+    const prevalence = el("input", { type: "text", inputmode: "decimal", size: 8, value: spec.prevalence });
+    const costs = el("input", { type: "text", size: 16, value: spec.costs });
+    const prevalenceNode = labelled("deployment prevalence (positive class)", prevalence);
+    const costsNode = labelled("costs (rows = predicted, columns = true, rows separated by ;)", costs);
+    prevalence.addEventListener("input", () => refresh());
+    costs.addEventListener("input", () => refresh());
+    f.controls.append(prevalenceNode, costsNode);
+    const planText = el("pre", { class: "clf-plan", tabindex: "0", "data-key": "plan",
+                                 "aria-label": "the plan file, plan.json" });
+    const copy = el("button", { type: "button", text: "Copy the plan" });
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(planText.textContent);
+        f.status("The plan is copied: save it as plan.json.");
+      } catch (err) {  // no clipboard (an insecure page): the reader selects the text
+        window.getSelection().selectAllChildren(planText);
+        f.status("Copying is not allowed here: the plan is selected, copy it by hand.");
+      }
+    });
+    // Two panes below the questions (not figures: they are text, and the questions take
+    // the explorer's whole width above them; explorers.css lays them side by side).
+    const poolView = el("section", { class: "clf-pane", "aria-label": "the pool of metrics" });
+    f.figures.append(poolView, el("section", { class: "clf-pane", "aria-label": "the plan" }, [
+      el("p", { class: "clf-caption", text: "The plan, for python -m clfmetrics report FILE --truth ... --plan plan.json" }),
+      planText, copy]));
+    let problemText = "";
+    function pick(key, value) {
+      if (key === "classes") {  // the starting matrix follows the classes; the reader's stays
+        const other = spec.default_costs[value === "two" ? "more" : "two"];
+        if (costs.value === other) costs.value = spec.default_costs[value];
+      }
+      answers[key] = value;
+      refresh();
+    }
+    const combination = () => spec.answers[spec.questions.map(([key]) => answers[key]).join("|")];
+    function plan(c) {
+      const pool = c.pool.map((k) => spec.entries[k]), out = {};
+      const values = {
+        metrics: () => pool.map((e) => e.metric),
+        answers: () => Object.fromEntries(spec.questions.map(([key]) => [key, answers[key]])),
+        reasons: () => Object.fromEntries(pool.map((e) => [e.metric, e.reason])),
+        thresholds: () => c.thresholds,
+        costs: () => parseCosts(costs.value),
+        deployment_prevalence: () => parsePrevalence(prevalence.value),
+      };
+      for (const key of c.plan) out[key] = values[key]();
+      return out;
+    }
+    const item = (e, prefix) => {
+      const pit = e.pitfall && spec.pitfalls[e.pitfall];
+      return el("li", { "data-key": `${prefix}:${e.metric}` }, [
+        el("code", { text: e.metric }), `: ${e.reason}. `,
+        pit && el("span", {}, ["Pitfall: ", el("a", { href: pit.href, title: pit.section, text: pit.what })]),
+      ]);
+    };
+    // A list of more than three metrics shows two (each takes a few lines) and folds the rest.
+    const SHOWN = 2;
+    function list(entries, prefix, noun) {
+      const items = entries.map((e) => item(e, prefix)), ul = el("ul", { class: "clf-pool" });
+      const fold = items.length > SHOWN + 1;
+      ul.append(...(fold ? items.slice(0, SHOWN) : items));
+      if (!fold) return ul;
+      const rest = el("ul", { class: "clf-pool clf-rest" }, items.slice(SHOWN));
+      rest.hidden = true;
+      const more = `${items.length - SHOWN} more ${noun}`;
+      const button = el("button", { type: "button", class: "clf-more", "aria-expanded": "false",
+                                    "data-fold": prefix, text: `Show ${more}` });
+      button.addEventListener("click", () => {
+        const open = button.getAttribute("aria-expanded") !== "true";
+        button.setAttribute("aria-expanded", String(open));
+        button.textContent = open ? `Hide the ${more}` : `Show ${more}`;
+        rest.hidden = !open;
+      });
+      return el("div", { class: "clf-folded" }, [ul, rest, button]);
+    }
+    function refresh() {
+      const c = combination();
+      prevalenceNode.hidden = !c.plan.includes("deployment_prevalence");
+      costsNode.hidden = !c.plan.includes("costs");
+      try {
+        planText.textContent = `${pyJSON(plan(c))}\n`;
+        problemText = "";
+      } catch (err) {
+        planText.textContent = "";
+        problemText = err.message;
+      }
+      f.status(problemText);
+      copy.disabled = !planText.textContent;
+      const pool = c.pool.map((k) => spec.entries[k]), out = c.left_out.map((k) => spec.entries[k]);
+      const required = c.required.map((code) => `${code} (${spec.properties[code]})`).join(", ");
+      f.live.textContent = `The pool: ${pool.map((e) => e.metric).join(", ")}`;
+      replace(f.readout, el("p", { class: "clf-caption", "data-key": "required",
+                                   text: `Required of a metric of the matrix: ${required}` }));
+      replace(poolView,
+        el("p", { class: "clf-caption", text: `The pool: ${pool.length} metrics, each with the reason it is there` }),
+        list(pool, "pool", "metrics"),
+        c.notes.length ? el("ul", { class: "clf-note", "data-key": "notes" },
+          c.notes.map((k) => el("li", { text: spec.notes[k] }))) : null,
+        el("details", { class: "clf-note-fold", "data-fold": "left-out" }, [
+          el("summary", { text: `${out.length} metrics of the table left out` }), list(out, "out", "metrics")]));
+    }
+    refresh();
+    return {
+      state: () => {
+        const c = combination();
+        return { answers: { ...answers }, required: c.required, plan: planText.textContent, status: problemText,
+                 pool: c.pool.map((k) => spec.entries[k].metric), left_out: c.left_out.map((k) => spec.entries[k].metric),
+                 notes: c.notes.map((k) => spec.notes[k]) };
+      },
+    };
+  }
+
+  // --- 11. judge ---------------------------------------------------------------------------
   // As clfbook.widgets.judge: the judge's expected agreement table (shares; rows = the judge,
   // columns = the people), its coefficients as the library's formulas on it (kappa from the
   // port; Scott's pi, PABAK and Gwet's AC1 as metrics/_agreement.py), and the two prevalence
@@ -973,7 +1152,8 @@
     return { state, values };
   }
 
-  const KINDS = { confusion, macro_f1: macroF1, nonmonotonicity, paradox, prevalence, chance, chooser, threshold, costs };
+
+  const KINDS = { problem, confusion, macro_f1: macroF1, nonmonotonicity, paradox, prevalence, chance, chooser, threshold, costs };
   KINDS.judge = judge;
 
   function init() {
@@ -988,7 +1168,7 @@
     window.clfPage.initMs = window.clfPage.readyAt - t0;
   }
 
-  window.clfPage = { fmt, fmtG, skewErrors, errorSkew, propositions, niceTicks, init };
+  window.clfPage = { fmt, fmtG, pyFloat, pyJSON, skewErrors, errorSkew, propositions, niceTicks, init };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

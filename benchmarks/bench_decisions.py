@@ -9,6 +9,14 @@ Two rows (ratios, not seconds, are what a shared machine can compare):
   and 2,000 resamples (goal: under 2 s). ``dcurves`` has no band; its reference is one
   ``dca`` call per resample, timed on a few resamples and scaled linearly to 2,000.
 
+- ``python -m clfmetrics report --scores --net-benefit`` on a Parquet file of 10**8 rows
+  that DuckDB generates (through DuckDB's counts: ``SCORE_ROWS``), in a fresh process
+  (seconds, peak memory; ``bench_scale._measure``). ``dcurves`` cannot hold 10**8 rows
+  (pandas needs the whole frame); the ratio row runs both on 10**6 rows of the same kind of
+  file, each in a fresh process: the command line forced onto the counts path, against
+  ``pandas.read_parquet`` + ``dca``. The command line also gives the band (2,000
+  resamples) and the matrix's metrics with their intervals; ``dca`` gives neither.
+
 Wall and CPU seconds are both given: on a shared machine the CPU time is the steadier figure.
 """
 
@@ -91,6 +99,75 @@ def band_row(n_items: int, distinct: int, size: int, reference: int, rng) -> dic
     return row
 
 
+_GENERATE = """
+COPY (
+  SELECT y, CAST(r >= 0.3 AS INTEGER) AS a, r
+  FROM (SELECT y, 0.2 * y + 0.8 * (hash(i, 2) % 1000000) / 1e6 AS r
+        FROM (SELECT i, CAST(hash(i, 1) % 10 < 3 AS INTEGER) AS y FROM range({n}) t(i)))
+) TO '{path}' (FORMAT parquet)
+"""
+
+# The command line on the counts path (SCORE_ROWS 0 forces it on a smaller file).
+_CLI = """
+from clfmetrics.io import _cli as cli
+cli.SCORE_ROWS = {score_rows}
+start = time.perf_counter()  # the imports are not timed
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    status = cli.run(["report", {path!r}, "--truth", "y", "--pred", "a", "--scores", "r",
+                      "--net-benefit", "0.05:0.35", "--json", *{extra!r}])
+assert status == 0, status
+assert "DuckDB counted" in out.getvalue()
+"""
+
+_DCA = """
+import numpy as np
+import pandas as pd
+from dcurves import dca
+start = time.perf_counter()  # the imports are not timed
+frame = pd.read_parquet({path!r}, columns=["y", "r"])
+got = dca(data=frame, outcome="y", modelnames=["r"], thresholds=np.arange(5, 36) / 100)
+assert len(got) == 3 * 31
+"""
+
+
+def scale_rows(quick: bool) -> list[dict]:
+    """``report --net-benefit`` through DuckDB at 10**8 rows, and against ``dcurves`` at
+    10**6 (quick: 10**4 and 10**3 rows, 100 resamples)."""
+    import tempfile
+    from pathlib import Path
+
+    import duckdb
+    from bench_scale import _measure, _measure_group
+
+    big, small = (10**4, 10**3) if quick else (10**8, 10**6)
+    extra = ["--size", "100"] if quick else []
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        paths = {n: Path(folder) / f"risks-{n}.parquet" for n in (big, small)}
+        for n, path in paths.items():
+            duckdb.execute(_GENERATE.format(n=n, path=path))
+        bodies = [
+            _CLI.format(path=str(paths[big]), score_rows=0 if quick else 10**7, extra=extra),
+            _CLI.format(path=str(paths[small]), score_rows=0, extra=extra),
+        ]
+        # quick: both in one process (seconds); the full run: each in a fresh one
+        got, ours = _measure_group(bodies) if quick else [_measure(b) for b in bodies]
+        rows.append({"what": "python -m clfmetrics report --scores --net-benefit (DuckDB)",
+                     "rows": big, "thresholds": 31, **got})  # fmt: skip
+        row = {"what": "the same, forced onto the counts path, against dcurves.dca",
+               "rows": small, "thresholds": 31, **ours}  # fmt: skip
+        try:
+            ref = _measure(_DCA.format(path=str(paths[small])))
+        except RuntimeError as err:  # dcurves is a test dependency
+            row["reference"] = f"dcurves did not run: {str(err).splitlines()[-1]}"
+        else:
+            row |= {"reference": "pandas.read_parquet + dcurves.dca (model, all, none)",
+                    "reference_seconds": ref["seconds"], "reference_peak_mb": ref["peak_mb"],
+                    "speedup": ref["seconds"] / ours["seconds"]}  # fmt: skip
+        rows.append(row)
+    return rows
+
+
 def bench_decisions(quick: bool) -> dict:
     rng = np.random.default_rng(36)
     if quick:
@@ -100,4 +177,5 @@ def bench_decisions(quick: bool) -> dict:
     return {
         "net_benefit": [net_benefit_row(n, rng)],
         "band": [band_row(big, distinct, size, few, rng)],
+        "scale": scale_rows(quick),
     }

@@ -299,7 +299,7 @@ def main(argv=None) -> int:
         "corp_band": bench_corp(args.quick),
         "decisions": bench_decisions(args.quick),
         "exact": bench_exact(args.quick),
-        # quick: the eight explorers on one page, loaded once (the full run: every page)
+        # quick: the ten explorers on one page, loaded once (the full run: every page)
         "pages": bench_pages(1, together=True) if args.quick else bench_pages(3),
         "scale": bench_scale(args.quick),
         "memory": bench_memory(args.quick),
@@ -331,6 +331,7 @@ def main(argv=None) -> int:
     print_table("CORP consistency band", results["corp_band"])
     print_table("net benefit versus dcurves", results["decisions"]["net_benefit"])
     print_table("decision curve band versus dca per resample", results["decisions"]["band"])
+    print_table("report --net-benefit through DuckDB", results["decisions"]["scale"])
     print_table("exact intervals, one call, versus scipy's binomtest per class", results["exact"])
     print_table("page explorers: weight and time to interactive, cold cache", results["pages"])
     print_table("paired comparison at scale (fresh process each)", results["scale"])

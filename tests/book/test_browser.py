@@ -589,7 +589,28 @@ def test_page_explorers_come_alive(visit, path):
 
 def test_every_explorer_has_a_page_version():
     chapters = " ".join((ROOT / p).with_suffix(".md").read_text() for p in PAGES)
-    assert chapters.count("page_view(") >= 9
+    assert chapters.count("page_view(") >= 10
+
+
+#: Each pitfall link of the problem-to-plan chooser, and whether its page has the section.
+PITFALL_TARGETS = """async () => {
+    const root = document.querySelector('.clf-page-explorer[data-kind="problem"]');
+    const links = [...root.querySelectorAll('a[href]')].map(a => a.getAttribute('href'));
+    const out = {};
+    for (const href of links) {
+        const [page, id] = href.split('#');
+        const text = await (await fetch(new URL(page, location.href))).text();
+        out[href] = new DOMParser().parseFromString(text, 'text/html').getElementById(id) !== null;
+    }
+    return out;
+}"""
+
+
+def test_the_problem_choosers_pitfall_links_reach_their_sections(visit):
+    """Every pitfall the chooser links (its pool, folded or not, and the metrics left out)
+    points at a section that exists in the built book."""
+    found = visit("chapters/13-choosing-a-metric.html").page.evaluate(PITFALL_TARGETS)
+    assert len(found) >= 8 and all(found.values()), found
 
 
 #: The classes the book's pygments style colours or styles, in either theme.

@@ -12,14 +12,16 @@ the formulas is checked on 1,200 random matrices, degenerate ones included, unde
 from __future__ import annotations
 
 import inspect
+import json
 import math
 
 import numpy as np
 import pytest
 from local_server import not_local, serve
-from page_site import CHOOSER_TABLE, explorers, screening_sample, write_site
+from page_site import CHOOSER_TABLE, explorers, problem_table, screening_sample, write_site
 
 import clfmetrics as cm
+from clfbook.properties.chooser import QUESTIONS, every_answer, plan_text
 from clfbook.widgets import (
     chance_baseline_simulator,
     confusion_matrix_explorer,
@@ -30,6 +32,7 @@ from clfbook.widgets import (
     metric_chooser,
     nonmonotonicity_explorer,
     prevalence_explorer,
+    problem_chooser,
 )
 from clfbook.widgets._base import fmt
 from clfbook.widgets.judge import COEFFICIENTS, agreement_values, prevalence_values
@@ -404,6 +407,70 @@ def test_metric_chooser(visits):
     assert not v.errors
 
 
+def test_problem_chooser(visits):
+    """Answers picked on the page by keyboard and pointer give the pool, the notes and the
+    plan file's text that the ipywidgets chooser (the library's ``choose`` and
+    ``metric_plan``) gives for the same answers and inputs; bad inputs get its message."""
+    v, page = visits["problem"], visits["problem"].page
+    ch = problem_chooser(problem_table())
+
+    def check():
+        state, choice = v.state(), ch.choice()
+        assert state["answers"] == ch.answers()
+        assert state["required"] == list(choice.required)
+        assert state["pool"] == [e.metric for e in choice.pool]
+        assert state["left_out"] == [e.metric for e in choice.left_out]
+        assert state["notes"] == list(choice.notes)
+        try:
+            want, problem = plan_text(ch.plan()), ""
+        except ValueError as err:
+            want, problem = "", str(err)
+        assert (state["plan"], state["status"]) == (want, problem)
+        assert v.readout()["plan"] == want
+        for e in choice.pool:
+            assert v.readout()[f"pool:{e.metric}"].startswith(f"{e.metric}: {e.reason}. ")
+
+    def pick(key, value):
+        question, options = QUESTIONS[key]
+        page.get_by_role("group", name=question).get_by_label(options[value], exact=True).click()
+        ch.answer(**{key: value})
+
+    check()  # the screening task
+    output = page.get_by_role("group", name=QUESTIONS["output"][0])
+    output.get_by_label(QUESTIONS["output"][1]["threshold"], exact=True).focus()
+    page.keyboard.press("ArrowDown")  # keyboard: the next answer of the group
+    ch.answer(output="sensitivity")
+    check()
+    pick("costs", "known")  # pointer
+    check()
+    costs = page.get_by_label("costs (rows = predicted, columns = true, rows separated by ;)")
+    costs.fill("0, 2.5; 1e-5 0")
+    ch.costs.value = "0, 2.5; 1e-5 0"
+    check()
+    pick("classes", "more")  # the reader's matrix stays: the plan's costs are 2 x 2
+    check()
+    costs.fill("0 1; 2")
+    ch.costs.value = "0 1; 2"
+    check()
+    pick("classes", "two")
+    prevalence = page.get_by_label("deployment prevalence (positive class)")
+    for text in ("1.5", "x", "0.000015"):
+        prevalence.fill(text)
+        ch.prevalence.value = text
+        check()
+    answers = list(every_answer())
+    for k in np.random.default_rng(36).choice(len(answers), 8, replace=False):
+        for key, value in answers[k].items():
+            if ch.answers()[key] != value:
+                pick(key, value)
+        check()
+    links = page.evaluate(
+        "() => [...document.querySelectorAll('.clf-pool a')].map(a => a.getAttribute('href'))"
+    )
+    assert links and set(links) <= {p["href"] for p in page_spec(ch)["pitfalls"].values()}
+    assert not v.errors
+
+
 def test_threshold_explorer(visits, objects):
     v, page = visits["threshold"], visits["threshold"].page
     ex = objects["threshold"]
@@ -627,5 +694,19 @@ def test_js_number_formats_are_pythons(shared_context, site):
         scaled += (rng.integers(0, 100, 100) * 10.0 ** rng.uniform(-2, 2, 100)).tolist()
         got = visit.page.evaluate("(xs) => xs.map(x => clfPage.fmtG(x))", scaled)
         assert got == [f"{x:.4g}" for x in scaled]
+        # the plan file: Python's float repr and json.dumps(plan, indent=2)
+        floats = [1e-5, 0.0001, 1e16, 1.5e16, 9999999999999998.0, 0.1 + 0.2, 5.0, -0.0, 0.0]
+        floats += [2.5e-300, 1.7976931348623157e308, 123456789.0, 1e-7, -3.25]
+        floats += (rng.normal(0, 1, 100) * 10.0 ** rng.integers(-20, 20, 100)).tolist()
+        got = visit.page.evaluate("(xs) => xs.map(x => clfPage.pyFloat(x))", floats)
+        assert got == [repr(x) for x in floats]
+        plan = {
+            "metrics": ["a", "b~"],
+            "reasons": {"a": 'caf\u00e9 \u2013 "q"\n\x7f'},
+            "costs": [[0.0, 2.5], [1e-05, 0.0]],
+            "empty": [],
+            "none": {},
+        }
+        assert visit.page.evaluate("(p) => clfPage.pyJSON(p)", plan) == json.dumps(plan, indent=2)
     finally:
         visit.page.close()

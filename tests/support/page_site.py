@@ -7,12 +7,14 @@ that loads the book's ``_static`` files, so the browser tests need no book build
 
 from __future__ import annotations
 
+import functools
 import html
 import shutil
 from pathlib import Path
 
 import numpy as np
 
+from clfbook.properties import property_table
 from clfbook.widgets import (
     chance_baseline_simulator,
     confusion_matrix_explorer,
@@ -23,6 +25,7 @@ from clfbook.widgets import (
     metric_chooser,
     nonmonotonicity_explorer,
     prevalence_explorer,
+    problem_chooser,
     threshold_explorer,
 )
 from clfbook.widgets.page import page_html
@@ -38,6 +41,12 @@ CHOOSER_TABLE = {
     "accuracy~": {"PI": True, "PII": True, "PIII": True, "PIV": True, "PV": True},
     "macro_f1~": {"PI": False, "PII": True, "PIII": True, "PIV": True, "PV": False},
 }
+
+
+@functools.cache
+def problem_table() -> dict:
+    """The computed property table (the chooser's pools rest on it), computed once."""
+    return property_table().as_dict()
 
 
 def screening_sample(n_items: int = 2000, seed: int = 0):
@@ -70,6 +79,7 @@ def explorers(*kinds: str) -> dict:
         "chooser": lambda: metric_chooser(CHOOSER_TABLE),
         "threshold": lambda: threshold_explorer(*screening_sample(), live_figure=False),
         "costs": lambda: cost_curve_explorer(*screening_sample(), live_figure=False),
+        "problem": lambda: problem_chooser(problem_table()),
     }
     # the chapter's chosen judge (the lenient prompt) on next month's answers, 5 % failing
     factories["judge"] = lambda: judge_explorer(

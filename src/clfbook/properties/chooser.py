@@ -417,8 +417,12 @@ def metric_plan(choice: Choice, *, costs=None, deployment_prevalence=None, thres
     return plan
 
 
+def plan_text(plan: dict) -> str:
+    """The text of the plan file :func:`write_plan` writes (JSON, indented by two spaces)."""
+    return json.dumps(plan, indent=2) + "\n"
+
+
 def write_plan(plan: dict, path) -> None:
     """Write ``plan`` as the JSON file ``report --plan`` reads."""
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(plan, f, indent=2)
-        f.write("\n")
+        f.write(plan_text(plan))

@@ -17,6 +17,7 @@ from .macro_f1 import macro_f1_explorer
 from .nonmonotonicity import nonmonotonicity_explorer
 from .paradox import f_measure_paradox_explorer
 from .prevalence import prevalence_explorer
+from .problem import problem_chooser
 from .threshold import threshold_explorer
 
 __all__ = [
@@ -29,5 +30,6 @@ __all__ = [
     "metric_chooser",
     "nonmonotonicity_explorer",
     "prevalence_explorer",
+    "problem_chooser",
     "threshold_explorer",
 ]

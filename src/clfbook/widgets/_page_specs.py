@@ -17,6 +17,7 @@ from clfmetrics import METRICS
 from clfmetrics.inference._simulate import random_classifier
 
 from ..properties import PROPERTIES
+from ..properties.chooser import PITFALLS, QUESTIONS, choose, every_answer, metric_plan
 from . import judge
 from .chance import SHOWN, normalise, omega
 from .costs import LOG_RATIO, probability_cost
@@ -24,6 +25,7 @@ from .intervals import LEVEL, SCALES
 from .macro_f1 import PRESETS, SKEW_GRID, delta_supremum
 from .nonmonotonicity import TRACE_METRICS
 from .paradox import PROPOSITIONS, SOURCE_VERDICTS
+from .problem import DEFAULT_COSTS, NUMBER, pitfall_links
 from .threshold import BAND_SIZE, CURVE_METRICS, RATES
 
 #: Slider levels of the chance simulator's page version: each weight is 0, 1/2 or 1.
@@ -170,6 +172,65 @@ def _tenthousandths(x: float) -> int:
 def chooser_spec(ex) -> dict:
     """The property table (metric -> code -> bool) and the property names."""
     return {"table": ex.table, "properties": PROPERTIES}
+
+
+def answers_key(answers: dict) -> str:
+    """The key of a combination of answers in :func:`problem_spec`'s ``answers``."""
+    return "|".join(answers[key] for key in QUESTIONS)
+
+
+def problem_spec(ex) -> dict:
+    """Every combination of answers (216) with what :func:`clfbook.properties.chooser.choose`
+    makes of it, so that the page shows the library's pool and plan and computes nothing.
+
+    ``answers[answers_key(a)]`` holds the required property codes, the pool and the metrics
+    left out (indices into ``entries``: metric, reason, evidence, pitfall key), the notes
+    (indices into ``notes``), the thresholds of interest and ``plan``, the keys of
+    :func:`~clfbook.properties.chooser.metric_plan`'s dict in order (its values are the
+    pool's, the answers', the thresholds and the reader's costs and prevalence).
+    """
+    entries: list = []
+    notes: list = []
+
+    def index(items: list, item) -> int:
+        if item not in items:
+            items.append(item)
+        return items.index(item)
+
+    def entry(e) -> dict:
+        key = next((k for k, p in PITFALLS.items() if p is e.pitfall), None)
+        return {"metric": e.metric, "reason": e.reason, "properties": e.properties,
+                "pitfall": key}  # fmt: skip
+
+    table = {}
+    for a in every_answer():
+        c = choose(a, ex.table)
+        # Stand-in costs and prevalence: only which keys the plan has is kept.
+        plan = metric_plan(c, costs=[[0.0]], deployment_prevalence=0.5)
+        table[answers_key(a)] = {
+            "required": list(c.required),
+            "pool": [index(entries, entry(e)) for e in c.pool],
+            "left_out": [index(entries, entry(e)) for e in c.left_out],
+            "notes": [index(notes, n) for n in c.notes],
+            "thresholds": None if c.thresholds is None else list(c.thresholds),
+            "plan": list(plan),
+        }
+    links = pitfall_links()
+    return {
+        "questions": [[k, q, list(options.items())] for k, (q, options) in QUESTIONS.items()],
+        "properties": PROPERTIES,
+        "pitfalls": {
+            k: {"section": p.section, "what": p.what, "href": links[k]} for k, p in PITFALLS.items()
+        },
+        "entries": entries,
+        "notes": notes,
+        "answers": table,
+        "start": ex.answers(),
+        "prevalence": ex.prevalence.value,
+        "costs": ex.costs.value,
+        "default_costs": DEFAULT_COSTS,
+        "number": NUMBER.pattern,
+    }
 
 
 def threshold_spec(ex) -> dict:

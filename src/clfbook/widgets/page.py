@@ -31,6 +31,7 @@ from .macro_f1 import MacroF1Explorer
 from .nonmonotonicity import NonMonotonicityExplorer
 from .paradox import FMeasureParadoxExplorer
 from .prevalence import PrevalenceExplorer
+from .problem import ProblemChooser
 from .threshold import ThresholdExplorer
 
 __all__ = ["KINDS", "PageExplorer", "offline_widgets", "page_html", "page_spec", "page_view"]
@@ -50,6 +51,7 @@ KINDS = {
     MetricChooser: ("chooser", "Metric chooser", specs.chooser_spec),
     ThresholdExplorer: ("threshold", "Threshold explorer", specs.threshold_spec),
     CostCurveExplorer: ("costs", "Cost curve explorer", specs.costs_spec),
+    ProblemChooser: ("problem", "From the problem to a plan", specs.problem_spec),
 }
 KINDS[JudgeExplorer] = ("judge", "Judge explorer", specs.judge_spec)
 

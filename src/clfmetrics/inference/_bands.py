@@ -61,6 +61,7 @@ import numpy as np
 from . import _auc as ac
 from . import _bootstrap as rs
 from ._bootstrap import bounds
+from ._multinomial import draw
 
 _BLOCK = 2**21  # numbers per array in one block of resamples
 
@@ -203,7 +204,7 @@ def _resampled(values_of, cells, axis, size, grid_pts, rng):
     for start in range(0, size, step):
         rows = min(step, size - start)
         # Drawn straight in the top-down order of the cells: the same multinomial.
-        xs, ys = ac._draw(x_counts, rows, rng), ac._draw(y_counts, rows, rng)
+        xs, ys = draw(x_counts, rows, rng), draw(y_counts, rows, rng)
         curves[start : start + rows] = values_of(layout, xs, ys, grid_pts)
     return observed, curves
 

@@ -52,10 +52,10 @@ from ..scores import (
     threshold_bins,
     treated,
 )
-from . import _auc as ac
 from . import _bootstrap as rs
 from ._bands import _sup_t
 from ._bootstrap import bounds
+from ._multinomial import draw
 
 _BLOCK = 2**21  # numbers per array in one block of resamples
 
@@ -134,8 +134,8 @@ class NetBenefitDifference:
 def _draws(pos, neg, rows, stratified, rng):
     """``rows`` bootstrap draws of the positive and negative cell counts."""
     if stratified:
-        return ac._draw(pos, rows, rng), ac._draw(neg, rows, rng)
-    both = ac._draw(np.concatenate([pos, neg]), rows, rng)
+        return draw(pos, rows, rng), draw(neg, rows, rng)
+    both = draw(np.concatenate([pos, neg]), rows, rng)
     return both[:, : pos.size], both[:, pos.size :]
 
 

@@ -21,11 +21,11 @@ import numpy as np
 
 from ..metrics import CLASSWISE, METRICS
 from ..scores import positives
-from . import _auc as ac
 from . import _bootstrap as rs
 from ._binomial import clopper_pearson
 from ._bootstrap import defined_bounds, undefined_mask
 from ._interval import Interval
+from ._multinomial import draw
 
 
 def _threshold(threshold) -> float:
@@ -152,7 +152,7 @@ class _Scored:
         """Positive and negative counts per distinct score: ``rows`` item resamples."""
         keep = np.flatnonzero(self.counts)
         drawn = np.zeros((rows, self.counts.size), dtype=np.int64)
-        drawn[:, keep] = ac._draw(self.counts[keep], rows, rng)
+        drawn[:, keep] = draw(self.counts[keep], rows, rng)
         return np.split(drawn, 2, axis=1)
 
 

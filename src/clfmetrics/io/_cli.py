@@ -120,8 +120,13 @@ A CSV or Parquet file (``.parquet``, ``.pq``) is aggregated by DuckDB when it
 is installed (``pip install clfmetrics[duckdb]``): DuckDB reads the file out
 of core and returns how many rows share each combination of the label
 columns, so a file of 10**8 rows needs little memory; the output is the same
-as the row-by-row reader's (``_csvcounts``). Without DuckDB, and for
-``--scores``/``--proba`` (a score belongs to a row), the file is read row by
+as the row-by-row reader's (``_csvcounts``). ``--net-benefit`` with one ``--scores``
+column on such a file of ``SCORE_ROWS`` (10**7) rows or more (without ``--costs`` or
+``--plan``) is counted by DuckDB too, per class, prediction and number of thresholds the
+score reaches: the decision curve and its band are the row reader's (for the same seed),
+the score summaries that need every row's score (ROC AUC, AP, Brier, calibration) are
+left out, and a warning says so. Without DuckDB, and for
+``--scores``/``--proba`` otherwise (a score belongs to a row), the file is read row by
 row, streaming in batches (``_csvstream``: counts of label combinations, or
 compact per-row arrays with scores; a Parquet file through DuckDB). A small
 CSV file (under 64 MiB) with a problem, or with rows that ``--na drop`` skips,
@@ -150,6 +155,8 @@ import os
 import sys
 import warnings
 
+import numpy as np
+
 from .._base.labels import LabelWarning
 from .._base.numbers import count
 from ..reporting import (
@@ -166,7 +173,7 @@ from ..reporting import (
 from ._agree_cli import add_agree, evaluate_agree
 from ._columns import DECIMALS, NA_CHOICES
 from ._costs import costs_for, read_costs
-from ._counts import counted_columns, duckdb_installed, is_parquet
+from ._counts import count_rows, counted_columns, duckdb_installed, is_parquet
 from ._file import (
     InputError,
     check_encoding,
@@ -179,12 +186,16 @@ from ._file import (
 from ._output import add_interval_options, add_output_options, check_output, render, write
 from ._prevalence_cli import add_prevalence, evaluate_prevalence
 from ._scores import option_terms as _option_terms
+from ._scores import positive_class
 from ._scores import score_columns as _scores
 from ._stream import read_columns
 
 USAGE_ERROR = 2
 #: A CSV file up to this size is reread row by row when it has a problem (for line numbers).
 SMALL_CSV = 64 * 2**20
+#: From this many rows, --net-benefit on a file DuckDB reads is computed from counts (the
+#: row reader's score summaries would take minutes and gigabytes; see ``_binned``).
+SCORE_ROWS = 10**7
 
 
 class _Parser(argparse.ArgumentParser):
@@ -333,12 +344,14 @@ def _evaluate(args):
     decisions = _decision_options(args, score_columns)
     if plan is not None and plan.costs is not None and decisions["costs"] is None:
         decisions["costs"] = plan.costs if score_columns else None
-    counted = _counted(args, score_columns)
+    counted = _counted(args, score_columns, decisions)
     if counted is not None:
         truth, preds, n = counted.labels[args.truth], counted.labels, counted.counts
         options = {"labels": counted.classes, "level": args.level, "size": args.size}
         options["rng"] = args.seed
-        if len(args.pred) == 1:
+        if counted.bins is not None:
+            out = _binned_report(args, counted, decisions["net_benefit"], options)
+        elif len(args.pred) == 1:
             out = report_from_counts(truth, preds[args.pred[0]], n, **options)
         else:
             a, b = args.pred
@@ -506,7 +519,43 @@ def _strip_hint(result, args) -> None:
             )
 
 
-def _counted(args, score_columns):
+def _binned(args, decisions, parquet: bool) -> bool:
+    """Whether DuckDB counts the rows per bin of the score for the decision curve: one
+    --pred, --scores and --net-benefit without --costs or --plan, on a file (Parquet, or a
+    CSV of SMALL_CSV or more) of SCORE_ROWS rows or more."""
+    if not (args.scores and decisions["net_benefit"] is not None and len(args.pred) == 1):
+        return False
+    if decisions["costs"] is not None or args.plan is not None:
+        return False
+    if not parquet and not (os.path.isfile(args.file) and os.path.getsize(args.file) >= SMALL_CSV):
+        return False
+    names = [args.truth, *args.pred, *args.scores]
+    delimiter = None
+    if not parquet:
+        delimiter = args.delimiter or choose_delimiter(args.file, names, args.encoding_used)
+    return count_rows(args.file, delimiter) >= SCORE_ROWS
+
+
+def _binned_report(args, counted, thresholds, options):
+    """The report of counts per (truth, prediction, bin of the score) with the decision
+    curve: each bin's risk stands for its items (the curve and band are the items')."""
+    edges = np.unique(thresholds)
+    risks = np.r_[0.0, edges][counted.bins]  # a score with exactly ``bin`` edges at or below
+    pos = positive_class(args, counted.classes)
+    out = report_from_counts(counted.labels[args.truth], counted.labels[args.pred[0]],
+                             counted.counts, scores=risks, net_benefit=thresholds,
+                             pos_label=pos, **options)  # fmt: skip
+    out.warnings.append(
+        f"the score summaries (ROC AUC, average precision, Brier score, calibration) need every "
+        f"row's score; with {count(int(counted.counts.sum()), 'row')} (from "
+        f"{count(SCORE_ROWS, 'row')} on) DuckDB counted the rows per class, prediction and "
+        "threshold reached for the decision curve, which needs no more. For those summaries, "
+        "report on a random sample of the rows"
+    )
+    return out
+
+
+def _counted(args, score_columns, decisions):
     """The file aggregated by DuckDB, or None where the row reader reads it (see above)."""
     parquet, engine = is_parquet(args.file), duckdb_installed()
     if score_columns and args.counts:
@@ -522,10 +571,14 @@ def _counted(args, score_columns):
             "to count it out of core, faster",
             file=sys.stderr,
         )
-    if score_columns or not engine or args.encoding_used != "utf-8-sig":
+    if not engine or args.encoding_used != "utf-8-sig":
         return None  # the row reader (DuckDB is asked only for UTF-8 text)
+    binned = bool(score_columns) and _binned(args, decisions, parquet)
+    if score_columns and not binned:
+        return None  # a score belongs to a row
     small = not parquet and os.path.isfile(args.file) and os.path.getsize(args.file) < SMALL_CSV
     names = [args.truth, *args.pred, *([args.counts] if args.counts else [])]
+    names += args.scores if binned else []
     delimiter = header = None
     if not parquet:
         delimiter = args.delimiter or choose_delimiter(args.file, names, args.encoding_used)
@@ -542,6 +595,8 @@ def _counted(args, score_columns):
             width=None if header is None else len(header),
             strip=args.strip_labels,
             decimal=args.decimal,
+            score=args.scores[0] if binned else None,
+            edges=np.unique(decisions["net_benefit"]) if binned else None,
         )
     except InputError:
         if small:

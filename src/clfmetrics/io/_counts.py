@@ -33,13 +33,16 @@ PARQUET = (".parquet", ".pq")
 
 @dataclass
 class Counted:
-    """Distinct combinations of the label columns (checked, as labels) and their counts."""
+    """Distinct combinations of the label columns (checked, as labels) and their counts;
+    with a score column and thresholds, also of the score's bin (``bins``: how many of the
+    thresholds the score reaches)."""
 
     labels: dict[str, np.ndarray]
     counts: np.ndarray
     classes: list
     dropped: int
     warnings: list[str]
+    bins: np.ndarray | None = None
 
 
 def duckdb_installed() -> bool:
@@ -74,6 +77,59 @@ def _relation(con, path: str, delimiter: str = ","):
         raise InputError(f"cannot read {path}: {first}") from None
 
 
+def _score_value(rel, column: str, parquet: bool, decimal: str) -> str:
+    """SQL for the number in ``column`` (NULL where it is missing or not a number), read as
+    the row reader reads it: a CSV's text as written, a Parquet float (single precision)
+    as the text DuckDB writes for it, other Parquet numbers as they are."""
+    q = _quote(column)
+    if not parquet:
+        text = f"trim({q})" if decimal == "." else f"replace(trim({q}), '{decimal}', '.')"
+        return f"TRY_CAST({text} AS DOUBLE)"
+    kind = str(dict(zip(rel.columns, rel.types, strict=True))[column])
+    if kind in ("FLOAT", "REAL"):
+        return f"TRY_CAST(CAST({q} AS VARCHAR) AS DOUBLE)"
+    return f"TRY_CAST({q} AS DOUBLE)"
+
+
+def _check_risks(rel, value: str, column: str, path: str, name: str, na: str) -> None:
+    """One pass over the score column: every value a number in [0, 1] (a missing one only
+    with ``na="drop"``), or an :class:`InputError` naming what was found."""
+    raw, kind = _quote(column), str(dict(zip(rel.columns, rel.types, strict=True))[column])
+    present = f"{raw} IS NOT NULL" + (f" AND trim({raw}) <> ''" if kind == "VARCHAR" else "")
+    ((missing, bad, low, high),) = rel.aggregate(
+        f"count(*) FILTER (WHERE NOT ({present})), "
+        f"count(*) FILTER (WHERE ({present}) AND ({value} IS NULL OR isnan({value}) "
+        f"OR isinf({value}))), min({value}) FILTER (WHERE isfinite({value})), "
+        f"max({value}) FILTER (WHERE isfinite({value}))"
+    ).fetchall()
+    if bad:
+        raise InputError(
+            f"{path}: column {name!r} has {count(int(bad), 'value')} that "
+            f"{'is' if bad == 1 else 'are'} not a finite number: --scores needs the predicted "
+            "risk of every row"
+        )
+    if missing and na != "drop":
+        raise InputError(
+            f"{path}: column {name!r} has {count(int(missing), 'missing value')}: every row "
+            "needs its score; fix the file, or pass --na drop to skip those rows"
+        )
+    if low is not None and (low < 0 or high > 1):
+        shown = low if low < 0 else high
+        raise InputError(
+            f"{path}: --scores {name} must be predicted risks (probabilities in [0, 1]), to "
+            f"be compared with threshold probabilities; got {shown!r}"
+        )
+
+
+def count_rows(path: str, delimiter=None) -> int:
+    """The number of rows of ``path`` (a Parquet file's from its metadata), by DuckDB."""
+    import duckdb
+
+    con = duckdb.connect()
+    ((rows,),) = _relation(con, path, delimiter or ",").aggregate("count(*)").fetchall()
+    return int(rows)
+
+
 def counted_columns(
     path: str,
     label_names: list[str],
@@ -85,12 +141,18 @@ def counted_columns(
     width=None,
     strip=False,
     decimal=".",
+    score=None,
+    edges=None,
 ):
     """The label columns of ``path`` aggregated by DuckDB: a :class:`Counted`.
 
+    With ``score`` (a column of predicted risks) and ``edges`` (sorted distinct threshold
+    probabilities), the rows are counted per combination of labels and bin of the score:
+    the number of edges at or below it (``Counted.bins``), all a decision curve needs.
+
     Raises :class:`InputError` for a missing file or column, a missing value
-    (``na="error"``), bad counts, an empty table, or labels that break the rules
-    of ``_csvinput`` (messages without line numbers).
+    (``na="error"``), bad counts, an empty table, a score that is not a number in [0, 1],
+    or labels that break the rules of ``_csvinput`` (messages without line numbers).
     """
     import duckdb
 
@@ -106,13 +168,26 @@ def counted_columns(
                 f"{delimiter!r} (or pass --delimiter), and give every row one field per column"
             )
     header = {c.strip(): c for c in rel.columns}
-    for name in [*label_names, *([counts] if counts else [])]:
+    for name in [*label_names, *([counts] if counts else []), *([score] if score else [])]:
         if name not in header:
             raise InputError(f"{path} has no column {name!r}; its columns are {list(header)}")
+    binned = ""
+    if score is not None:
+        value = _score_value(rel, header[score], is_parquet(path), decimal)
+        _check_risks(rel, value, header[score], path, score, na)
+        # The bin: how many edges the score reaches (numpy's searchsorted, side="right");
+        # -1 for a missing score. Edges are written as the shortest text of their double.
+        reached = " + ".join(
+            f"CAST({value} >= CAST('{float(t)!r}' AS DOUBLE) AS INTEGER)" for t in edges
+        )
+        binned = f", coalesce({reached}, -1) AS __bin"
     if counts is None:
         # Count the rows on the file's own types first (cheap), then turn only the
         # distinct values into text below, where equal texts are summed again.
         grouped = ", ".join(_quote(header[n]) for n in label_names)
+        if binned:
+            rel = rel.project(f"{grouped}{binned}")
+            grouped += ", __bin"
         rel = rel.aggregate(f"{grouped}, count(*) AS __rows", grouped)
         number = "__rows"
     else:
@@ -127,16 +202,21 @@ def counted_columns(
         f"coalesce(CAST({_quote(header[n])} AS VARCHAR), '') AS k{i}"
         for i, n in enumerate(label_names)
     ]
+    names = [f"k{i}" for i in range(len(label_names))]
+    if binned:
+        keys.append("__bin")
+        names.append("__bin")
     table = rel.project(", ".join([*keys, f"{number} AS n"]))
     try:
-        *values, n = duckdb_counts(table, [f"k{i}" for i in range(len(label_names))], counts="n")
+        *values, n = duckdb_counts(table, names, counts="n")
     except ValueError as err:
         text = str(err).replace("the relation", path).replace("'n'", repr(counts))
         raise InputError(text.replace("NULL entries", "empty or non-numeric entries")) from None
     except duckdb.Error as err:
         raise InputError(f"cannot read {path}: {str(err).strip().splitlines()[0]}") from None
+    bins = np.asarray(values.pop(), dtype=np.int64) if binned else None
     values = [np.asarray(v, dtype=str) for v in values]
-    drop = np.zeros(n.shape, dtype=bool)
+    drop = np.zeros(n.shape, dtype=bool) if bins is None else bins < 0  # a missing score
     for name, v in zip(label_names, values, strict=True):
         missing = _missing(v) if na != "keep" else np.zeros(v.shape, dtype=bool)
         if missing.any() and na == "error":
@@ -164,4 +244,5 @@ def counted_columns(
     except InputError as err:  # the aggregate has no line numbers
         raise InputError(re.sub(r", line -1", "", str(err))) from None
     notes[:0] = [strip_note(changed)] if strip else []
-    return Counted(labels, n[keep], classes, int(n[drop].sum()), notes)
+    kept = None if bins is None else bins[keep]
+    return Counted(labels, n[keep], classes, int(n[drop].sum()), notes, kept)

@@ -105,24 +105,31 @@ def _by_name(names: list[str], classes: list) -> list[str]:
     return [names[named.index(k)] for k in range(len(classes))]
 
 
-def score_columns(args, cols):
-    """Per ``--pred``, its --scores column or --proba matrix (checked), and the positive
-    class; ``(None, None)`` without scores."""
-    classes = cols.classes
-    if args.scores and len(classes) != 2:
+def positive_class(args, classes):
+    """The class ``--scores`` scores: ``--pos-label``'s (None: the default, the second),
+    once the task is known to have two classes."""
+    if len(classes) != 2:
         shown = classes_text(classes)
         raise InputError(
             f"--scores gives the score of one class, for a task of two classes; there are "
             f"{len(classes)} ({shown}): give one probability column per class with --proba "
             f"instead, in that order{strip_hint(classes)}"
         )
+    if args.pos_label is None:
+        return None
+    pos = next((c for c in classes if str(c) == args.pos_label.strip()), None)
+    if pos is None:
+        shown = classes_text(classes)
+        raise InputError(f"--pos-label {args.pos_label} is not one of the classes {shown}")
+    return pos
+
+
+def score_columns(args, cols):
+    """Per ``--pred``, its --scores column or --proba matrix (checked), and the positive
+    class; ``(None, None)`` without scores."""
+    classes = cols.classes
     if args.scores:
-        pos = None
-        if args.pos_label is not None:
-            pos = next((c for c in classes if str(c) == args.pos_label.strip()), None)
-            if pos is None:
-                shown = classes_text(classes)
-                raise InputError(f"--pos-label {args.pos_label} is not one of the classes {shown}")
+        pos = positive_class(args, classes)
         return [cols.numbers[name] for name in args.scores], pos
     if not args.proba:
         return None, None

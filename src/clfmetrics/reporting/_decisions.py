@@ -22,7 +22,12 @@ import html
 import numpy as np
 
 from .._base.numbers import count, num, seed_text
-from ..inference import bayes_cost_interval, decision_curve, net_benefit_difference
+from ..inference import (
+    bayes_cost_interval,
+    decision_curve,
+    decision_curve_from_counts,
+    net_benefit_difference,
+)
 from ..scores import check_thresholds, expected_cost
 from ._html import Series, chart
 from ._render import Section, interval_dict
@@ -165,6 +170,20 @@ class DecisionCurveSection:
         #: The DecisionCurve.
         self.curve = decision_curve(truth == pos, risks, thresholds, pos_label=True,
                                     level=level, size=self.size, rng=_seeded(rng))  # fmt: skip
+
+    @classmethod
+    def from_counts(cls, risks, positives, negatives, positive, thresholds, level, size, rng,
+                    seed):  # fmt: skip
+        """The section from counts of positives and negatives per risk
+        (:func:`~clfmetrics.inference.decision_curve_from_counts`: the same curve and, for
+        the same ``rng``, the same band as the items)."""
+        self = cls.__new__(cls)
+        self.positive, self.seed = positive, seed
+        self.size = min(size, BAND_SIZE)
+        self.curve = decision_curve_from_counts(risks, positives, negatives, thresholds,
+                                                level=level, size=self.size,
+                                                rng=_seeded(rng))  # fmt: skip
+        return self
 
     def to_dict(self) -> dict:
         c = self.curve

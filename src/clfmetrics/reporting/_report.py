@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._base.codes import counted_codes, joint_codes
+from .._base.codes import as_label_vector, counted_codes, joint_codes
 from .._base.labels import near_duplicates
 from .._base.numbers import count, fixed, num, seed_of, seed_text
 from ..inference import (
@@ -485,7 +485,17 @@ def report_of_codes(truth, pred, labels, scores, pos_label, level, size, rng, au
 
 
 def report_from_counts(
-    truth, pred, counts, *, labels=None, level=0.95, size=10_000, rng=DEFAULT_SEED
+    truth,
+    pred,
+    counts,
+    *,
+    labels=None,
+    level=0.95,
+    size=10_000,
+    rng=DEFAULT_SEED,
+    scores=None,
+    net_benefit=None,
+    pos_label=None,
 ):
     """:func:`report` from how many items share each (true class, prediction).
 
@@ -505,6 +515,15 @@ def report_from_counts(
         Items with that combination (0 drops it), not all 0.
     labels, level, size, rng
         As in :func:`report`.
+    scores : array_like of float, same length, optional
+        With ``net_benefit``: the predicted risk of the positive class of each
+        combination (the combinations are then (true class, prediction, risk)). The
+        decision curve depends on a risk only through the thresholds it reaches, so a
+        risk may stand for all the items between two consecutive thresholds.
+    net_benefit, pos_label
+        As in :func:`report` (two classes): the decision curve from the counts
+        (:func:`clfmetrics.inference.decision_curve_from_counts`), the same curve and,
+        for the same ``rng``, the same band as :func:`report` gives on the items.
 
     Returns
     -------
@@ -516,8 +535,34 @@ def report_from_counts(
     ...                        size=500, rng=0)
     >>> r.intervals["accuracy"].estimate, r.n_items
     (0.875, 8)
+    >>> r = report_from_counts([0, 0, 1, 1], [0, 1, 0, 1], [50, 10, 5, 35], size=200,
+    ...                        scores=[0.1, 0.6, 0.3, 0.8], net_benefit=[0.2, 0.5])
+    >>> r.decision_curve.curve.net_benefit.round(4).tolist()
+    [0.375, 0.25]
     """
-    return _counted(truth, pred, counts, labels, level, size, rng, ("truth", "pred"))
+    out = _counted(truth, pred, counts, labels, level, size, rng, ("truth", "pred"))
+    if net_benefit is None:
+        if scores is not None or pos_label is not None:
+            raise ValueError("scores and pos_label are read only with net_benefit")
+        return out
+    if scores is None:
+        raise ValueError(
+            "net_benefit needs scores: the predicted risk of the positive class of each combination"
+        )
+    thresholds = parse_thresholds(net_benefit)
+    labels = out.labels
+    if len(labels) != 2:
+        raise ValueError(f"net_benefit needs two classes; there are {len(labels)} ({labels})")
+    if pos_label is not None and pos_label not in labels:
+        raise ValueError(f"pos_label={pos_label!r} is not one of the classes {labels}")
+    positive = labels[1] if pos_label is None else pos_label
+    weights = np.asarray(counts)
+    is_pos = as_label_vector(truth, "truth") == positive
+    out.decision_curve = DecisionCurveSection.from_counts(
+        scores, np.where(is_pos, weights, 0), np.where(is_pos, 0, weights), positive,
+        thresholds, out.level, out.size, rng, out.seed,
+    )  # fmt: skip
+    return out
 
 
 def _counted(truth, pred, counts, labels, level, size, rng, names) -> Report:

@@ -4,6 +4,7 @@ through ``python -m clfmetrics report --plan``."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -19,7 +20,18 @@ from clfbook.properties.chooser import (
     choose,
     every_answer,
     metric_plan,
+    plan_text,
     write_plan,
+)
+from clfbook.widgets import problem_chooser
+from clfbook.widgets._page_specs import answers_key
+from clfbook.widgets.page import page_spec
+from clfbook.widgets.problem import (
+    DEFAULT_COSTS,
+    SCREENING,
+    parse_costs,
+    parse_prevalence,
+    pitfall_links,
 )
 from clfmetrics.io import run
 from clfmetrics.reporting import check_plan
@@ -215,3 +227,114 @@ def test_a_plan_is_for_one_system(tmp_path, capsys):
         ]
     )
     assert status == 2 and "one --pred" in capsys.readouterr().err
+
+
+# --- the chooser's views: ipywidgets and the page's table ------------------------------------
+
+
+def _decoded(spec: dict, answers: dict, costs: str, prevalence: str):
+    """A combination of the page's table read as the page reads it (explorers.js, problem):
+    the entries, the notes and the plan assembled from its keys and the reader's inputs."""
+    c = spec["answers"][answers_key(answers)]
+    pool = [spec["entries"][k] for k in c["pool"]]
+    values = {
+        "metrics": lambda: [e["metric"] for e in pool],
+        "answers": lambda: dict(answers),
+        "reasons": lambda: {e["metric"]: e["reason"] for e in pool},
+        "thresholds": lambda: c["thresholds"],
+        "costs": lambda: parse_costs(costs),
+        "deployment_prevalence": lambda: parse_prevalence(prevalence),
+    }
+    return c, {key: values[key]() for key in c["plan"]}
+
+
+def test_the_page_table_is_the_choosers_on_every_combination(rows):
+    """The page's table (``problem_spec``, JSON as the page gets it) gives, for all 216
+    combinations, the pool, the metrics left out, their reasons, evidence and pitfalls,
+    the notes and the plan of :func:`choose` and :func:`metric_plan`."""
+    ch = problem_chooser(rows)
+    spec = json.loads(json.dumps(page_spec(ch)))  # what the page parses
+    assert len(spec["answers"]) == len(ANSWERS)
+    costs = {"two": "0 5; 1 0", "more": "0 1 2; 1 0 1; 2.5 1 0"}
+    for answers in ANSWERS:
+        choice = choose(answers, rows)
+        c, plan = _decoded(spec, answers, costs[answers["classes"]], "0.02")
+        assert c["required"] == list(choice.required)
+        for got, want in ((c["pool"], choice.pool), (c["left_out"], choice.left_out)):
+            entries = [spec["entries"][k] for k in got]
+            assert [(e["metric"], e["reason"], e["properties"]) for e in entries] == [
+                (e.metric, e.reason, e.properties) for e in want
+            ]
+            assert [spec["pitfalls"][e["pitfall"]]["what"] for e in entries] == [
+                e.pitfall.what for e in want
+            ]
+        assert [spec["notes"][k] for k in c["notes"]] == list(choice.notes)
+        known = answers["costs"] == "known"
+        want = metric_plan(
+            choice,
+            costs=parse_costs(costs[answers["classes"]]) if known else None,
+            deployment_prevalence=0.02,
+        )
+        assert plan == want
+        assert plan_text(plan) == plan_text(want)
+        assert list(plan) == list(want)  # the file's keys in the same order
+
+
+def test_the_ipywidgets_chooser_shows_the_choosers_plan(rows):
+    ch = problem_chooser(rows)
+    assert ch.answers() == SCREENING
+    assert ch.plan() == metric_plan(choose(SCREENING, rows), deployment_prevalence=0.02)
+    assert plan_text(ch.plan()) in html.unescape(ch.result.value)
+    ch.answer(costs="known")
+    assert ch.plan()["costs"] == [[0.0, 5.0], [1.0, 0.0]]
+    ch.answer(classes="more")  # the starting matrix follows the classes
+    assert ch.costs.value == DEFAULT_COSTS["more"] and "deployment_prevalence" not in ch.plan()
+    ch.costs.value = "0 1; 3 0"
+    ch.answer(classes="two")  # the reader's own matrix stays
+    assert ch.plan()["costs"] == [[0.0, 1.0], [3.0, 0.0]]
+    ch.prevalence.value = "1.5"
+    assert "strictly between 0 and 1, not 1.5" in ch.status.value
+    assert "<pre></pre>" in ch.result.value
+    with pytest.raises(ValueError, match="'colour'"):
+        ch.answer(colour="red")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("0 1", "square matrix of at least 2 x 2"),
+        ("0 1; 2", "got rows of [2, 1] numbers"),
+        ("0 1; -1 0", "must not be negative"),
+        ("0 x; 1 0", "a cost must be a number such as 0.5, not \u201cx\u201d"),
+        ("0 1e999; 1 0", "must be a finite number"),
+        ("0 \u0661; 1 0", "must be a number"),  # an Arabic-Indic one: Python's float reads it
+    ],
+)
+def test_bad_costs_are_refused(text, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_costs(text)
+
+
+@pytest.mark.parametrize("text", ["0", "1", "-0.1", "", "nan", "inf", "0,5"])
+def test_bad_prevalences_are_refused(text):
+    with pytest.raises(ValueError, match="deployment prevalence"):
+        parse_prevalence(text)
+
+
+def test_costs_and_prevalences_are_read_as_written():
+    assert parse_costs("0, 2.5\n1e-5 ,0") == [[0.0, 2.5], [1e-5, 0.0]]
+    assert parse_prevalence(" .05 ") == 0.05 and parse_prevalence("2e-3") == 0.002
+
+
+def test_pitfall_links_point_at_the_sections_sphinx_names():
+    from docutils.nodes import make_id
+
+    links = pitfall_links()
+    assert set(links) == set(PITFALLS)
+    for metric, pit in PITFALLS.items():
+        page, anchor = links[metric].split("#")
+        assert anchor == make_id(pit.section)
+        text = (CHAPTERS / page.replace(".html", ".md")).read_text(encoding="utf-8")
+        assert f"({pit.label})=" in text and f"\n## {pit.section}\n" in text
+    with pytest.raises(ValueError, match="chapters of"):
+        pitfall_links(CHAPTERS / "no-such-folder")
