@@ -82,6 +82,31 @@ def test_the_estimators_equal_quapys(cal_prev, dep_prev):
     assert quiet(y_cal, p_cal, p_dep, method="sld").estimate == pytest.approx(em, abs=1e-10)
 
 
+def test_em_from_the_fitting_prior_equals_quapys_and_resamples_the_deployment_set_alone():
+    # Probabilities calibrated for a uniform prior (the fitting prior), a calibration
+    # sample drawn at another one: EM from the calibration shares is biased, from the
+    # fitting prior it is not.
+    rng = np.random.default_rng(11)
+    fit, truth = [1 / 3] * 3, [0.2, 0.3, 0.5]
+    y_cal, p_cal, y_dep, p_dep = simulated(rng, 300, 20_000, [0.6, 0.3, 0.1], truth)
+    steps = EMQ.MAX_ITER
+    EMQ.MAX_ITER = 10**6
+    try:
+        reference, _ = EMQ.EM(np.array(fit), p_dep, epsilon=1e-15)
+        loose, _ = EMQ.EM(np.array(fit), p_dep)  # QuaPy's default tolerance
+    finally:
+        EMQ.MAX_ITER = steps
+    given = estimate_prevalence(y_cal, p_cal, p_dep, method="em", prior=fit, size=200, rng=0)
+    assert given.estimate == pytest.approx(reference, abs=1e-10)
+    assert given.estimate == pytest.approx(loose, abs=5e-4)
+    assert np.abs(given.estimate - np.bincount(y_dep) / len(y_dep)).max() < 0.02
+    shares = estimate_prevalence(y_cal, p_cal, p_dep, method="em", size=200, rng=0)
+    assert np.abs(shares.estimate - np.bincount(y_dep) / len(y_dep)).max() > 0.05
+    # Taken as known, the prior adds no calibration uncertainty: 20,000 deployment items.
+    assert (given.high - given.low).max() < (shares.high - shares.low).max()
+    assert (given.high - given.low).max() < 0.03
+
+
 def test_adjusted_is_rogan_gladen_for_two_classes_and_takes_any_labels():
     y_cal = ["no"] * 80 + ["yes"] * 20
     pred_cal = ["no"] * 72 + ["yes"] * 8 + ["no"] * 4 + ["yes"] * 16  # TPR 0.8, FPR 0.1
@@ -216,6 +241,19 @@ Y, P, D = [0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1]
         ),
         (lambda: estimate_prevalence(Y, [1.2, 0, 0, 1], [0.5], method="pcc"), r"\[0, 1\]"),
         (lambda: estimate_prevalence(Y, P, D, level=2), "level must be"),
+        (lambda: estimate_prevalence(Y, P, D, prior=[0.5, 0.5]), "fitting prior of method='em'"),
+        (
+            lambda: estimate_prevalence(Y, [0.5] * 4, [0.5], method="em", prior=[0.6, 0.6]),
+            "sum to 1",
+        ),
+        (
+            lambda: estimate_prevalence(Y, [0.5] * 4, [0.5], method="em", prior=[1, 0]),
+            "positive shares",
+        ),
+        (
+            lambda: estimate_prevalence(Y, [0.5] * 4, [0.5], method="em", prior=[0.2] * 5),
+            "2 numbers, one per class",
+        ),
         (lambda: estimate_prevalence(Y, P[:3], D), "differ in length"),
         (
             lambda: labels_needed(0.1, prevalence=0.2, sensitivity=0.5, specificity=0.5),

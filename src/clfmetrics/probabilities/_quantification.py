@@ -15,7 +15,8 @@ confusion matrix normalised (rows = predictions, columns = truth). The estimator
 * ``"probabilistic"`` and ``"probabilistic_adjusted"`` (Bella et al. 2010): the same with
   the mean probabilities in place of the counts of predictions;
 * ``"em"``: Saerens, Latinne & Decaestecker (2002), the probabilities re-weighted by the
-  ratio of the new prior to the calibration prior until the prior is their mean.
+  ratio of the new prior to the prior they are calibrated for (the calibration sample's
+  class shares, or ``prior=``: the fitting prior) until the prior is their mean.
 
 An adjusted estimate can leave [0, 1]; it is then clipped and renormalised (QuaPy's
 ``norm="clip"``), and says so. The interval is the percentile bootstrap of **both**
@@ -240,8 +241,9 @@ def _em(prior, p, weights, tolerance: float, steps: int) -> np.ndarray:
     return q
 
 
-def _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, tolerance):
-    """Raw estimates ``(rows, n)`` for calibration weights ``w_cal`` and deployment ``w_dep``."""
+def _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, tolerance, prior=None):
+    """Raw estimates ``(rows, n)`` for calibration weights ``w_cal`` and deployment ``w_dep``;
+    EM from ``prior`` where given (the fitting prior), else from the calibration shares."""
     if method in _PROBABILISTIC:
         shares = w_dep @ pred_dep / w_dep.sum(axis=1, keepdims=True)
     else:
@@ -251,7 +253,10 @@ def _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, tolerance):
     onehot = np.eye(n)[truth]
     class_items = w_cal @ onehot  # (rows, n)
     if method == "em":
-        prior = class_items / class_items.sum(axis=1, keepdims=True)
+        if prior is None:
+            prior = class_items / class_items.sum(axis=1, keepdims=True)
+        else:
+            prior = np.broadcast_to(prior, class_items.shape).copy()
         out = np.full(shares.shape, np.nan)
         ok = (prior > 0).all(axis=1)
         if ok.any():
@@ -292,6 +297,25 @@ def _resample_weights(rng, items: int, rows: int) -> np.ndarray:
     return rng.multinomial(items, np.full(items, 1.0 / items), size=rows).astype(np.float64)
 
 
+def _prior(prior, method: str, n: int) -> np.ndarray | None:
+    """The fitting prior of EM, checked: n shares, each positive, summing to 1."""
+    if prior is None:
+        return None
+    if method != "em":
+        raise ValueError(f"prior= is the fitting prior of method='em'; method is {method!r}")
+    try:
+        out = np.asarray(prior, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"prior must be {n} numbers, one per class; got {prior!r}") from None
+    if out.shape != (n,):
+        raise ValueError(f"prior must be {n} numbers, one per class; got shape {out.shape}")
+    if not (np.isfinite(out).all() and (out > 0).all()):
+        raise ValueError(f"prior must be positive shares (EM divides by them); got {out.tolist()}")
+    if abs(out.sum() - 1) > ROW_SUM_TOLERANCE:
+        raise ValueError(f"prior must sum to 1; it sums to {out.sum():.6g}")
+    return out / out.sum()
+
+
 def estimate_prevalence(
     y_cal,
     pred_cal,
@@ -302,6 +326,7 @@ def estimate_prevalence(
     level=0.95,
     size=2000,
     rng=None,
+    prior=None,
 ) -> PrevalenceEstimate:
     r"""The class prevalence of a deployment set, from a classifier checked on a labelled sample.
 
@@ -317,10 +342,10 @@ def estimate_prevalence(
     * ``"probabilistic_adjusted"``: :math:`\hat q = \bar C^{-1} \frac1N \sum_x p(x)` with
       :math:`\bar C_{ij}` the mean probability of class :math:`i` over the calibration
       items of class :math:`j` (Bella et al. 2010);
-    * ``"em"``: from :math:`q^{(0)} = \pi` (the calibration prevalence),
+    * ``"em"``: from :math:`q^{(0)} = \pi` (the calibration prevalence, or ``prior``),
       :math:`q^{(t+1)}_k = \frac1N \sum_x \frac{p_k(x)\, q^{(t)}_k / \pi_k}
       {\sum_l p_l(x)\, q^{(t)}_l / \pi_l}` until it settles (Saerens et al. 2002); the
-      probabilities must be calibrated for the calibration prior.
+      probabilities must be calibrated for the prior :math:`\pi`.
 
     Parameters
     ----------
@@ -341,6 +366,11 @@ def estimate_prevalence(
     size : int, default 2000
         Resamples of both samples.
     rng : numpy.random.Generator or int, optional
+    prior : sequence of float, optional
+        ``"em"`` only: the prior the probabilities are calibrated for, in label order (the
+        *fitting prior*, the class shares of the data the classifier was fitted on). Default:
+        the calibration sample's class shares, whose sampling error then moves every step.
+        Given, it is taken as known: the interval resamples the deployment set alone.
 
     Returns
     -------
@@ -369,7 +399,11 @@ def estimate_prevalence(
     items; with probabilities it draws a weight per item, ``size`` times the items' work
     (EM: per step). Where definitions coincide the estimates equal QuaPy's: ``CC``, ``PCC``;
     ``ACC`` and ``PACC`` with ``method="inversion"``, ``solver="exact-raise"``,
-    ``norm="clip"``; ``EMQ.EM`` with the calibration prevalence.
+    ``norm="clip"``; ``EMQ.EM`` with the calibration prevalence (or ``prior``) as its
+    training prevalence. Deliberate differences: QuaPy's EM stops when the prior moves by
+    less than 1e-4 (mean absolute change) or after 1,000 steps, this one at 1e-12 (so they
+    agree to about 1e-4 at QuaPy's defaults, to 1e-10 with its ``epsilon`` at 1e-15); a
+    prior with a zero QuaPy smooths, this one refuses; QuaPy's estimates carry no interval.
 
     Examples
     --------
@@ -389,7 +423,8 @@ def estimate_prevalence(
         y_cal, pred_cal, pred_deploy, labels, method in _PROBABILISTIC
     )
     n, n_cal, n_dep = len(labels), len(truth), len(pred_dep)
-    needs_cal = method not in ("classify_and_count", "probabilistic")
+    prior = _prior(prior, method, n)
+    needs_cal = method not in ("classify_and_count", "probabilistic") and prior is None
     if needs_cal:
         present = np.bincount(truth, minlength=n)
         if (present == 0).any():
@@ -399,7 +434,8 @@ def estimate_prevalence(
             )
     one_cal, one_dep = np.ones((1, n_cal)), np.ones((1, n_dep))
     raw = _estimates(
-        method, truth, pred_cal, pred_dep, one_cal, one_dep, n, (_EM_TOLERANCE, _EM_STEPS)
+        method, truth, pred_cal, pred_dep, one_cal, one_dep, n, (_EM_TOLERANCE, _EM_STEPS),
+        prior,
     )[0]
     condition = math.nan
     if method in _ADJUSTED:
@@ -425,7 +461,7 @@ def estimate_prevalence(
             count = min(rows, size - start)
             w_cal = _resample_weights(rng, n_cal, count) if needs_cal else np.ones((count, n_cal))
             w_dep = _resample_weights(rng, n_dep, count)
-            got = _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, steps)
+            got = _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, steps, prior)
             values[start : start + count] = _clip(got)[0]
     undefined = ~np.isfinite(values).all(axis=1)
     kept = values[~undefined]
