@@ -120,11 +120,17 @@ def test_three_classes_and_the_naive_method(tmp_path, capsys):
     dep = np.where(rng.random(1500) < 0.8, dep, rng.integers(0, 3, 1500))
     cal, dep_file = _two_files(tmp_path, (names[truth], names[pred]), names[dep])
     argv = ["prevalence", cal, *BASE, "--deploy", dep_file, "--deploy-pred", "label"]
-    out = cli_json(capsys, argv)
+    out = cli_json(capsys, [*argv, "--half-width", 0.1])
     direct = cm.estimate_prevalence(names[truth], names[pred], names[dep], size=500, rng=0)
     assert out["estimate"] == pytest.approx(direct.estimate.tolist(), abs=1e-12)
     assert out["high"] == pytest.approx(direct.high.tolist(), abs=1e-12)
-    assert out["labels_needed"] is None
+    m = np.array(out["cross_table"])
+    need = out["labels_needed"]
+    assert np.allclose(need["rates"], m / m.sum(axis=0), rtol=0, atol=1e-15)
+    assert need["labels"] == cm.labels_needed(
+        0.2, prevalence=direct.estimate, rates=m / m.sum(axis=0), deployment=1500,
+        calibration_prevalence=m.sum(axis=0) / m.sum(),
+    )  # fmt: skip
     cc = cli_json(capsys, [*argv, "--method", "cc"])
     assert cc["method"] == "classify_and_count"
     assert cc["estimate"] == cc["classify_and_count"]["estimate"]
@@ -151,7 +157,6 @@ def test_a_clipped_estimate_says_so(tmp_path, capsys):
         ("gold,judge\na,a\nb,\n,b\n", [], "'judge' has 1 missing value"),
         ("gold,judge\na,a\nb,b\n,c\n", [], "the deployment set's --pred contains label 'c'"),
         ("gold,judge\na,a\nb,b\n,a\n", ["--deploy-pred", "x"], "give --deploy"),
-        ("gold,judge\na,a\nb,b\nc,c\n,a\n", ["--half-width", "0.05"], "this task has 3"),
         ("gold,judge\na,a\nb,b\n,a\n", ["--truth", "judge"], "the same column"),
         ("gold,judge\na,a\nb,b\n,a\n", ["--truth", "zz"], "has no column 'zz'"),
         ("gold,judge\na,a\na,a\n,a\n", [], "pass --labels with every class"),

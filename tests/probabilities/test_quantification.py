@@ -212,6 +212,33 @@ def test_labels_needed_gives_the_width_asked_for_in_simulation():
     assert more == pytest.approx(4 * fewer, rel=0.01)  # half the width, four times the labels
 
 
+def test_labels_needed_for_three_classes_gives_the_width_asked_for_in_simulation():
+    q = np.array([0.5, 0.3, 0.2])
+    rates = np.array([[0.85, 0.1, 0.1], [0.1, 0.8, 0.15], [0.05, 0.1, 0.75]])
+    deploy = 5000
+    n = labels_needed(0.1, prevalence=q, rates=rates, deployment=deploy)
+    rng = np.random.default_rng(6)
+
+    def judged(y):  # each item's prediction drawn from its class's column of rates
+        return (rng.random(len(y))[:, None] > np.cumsum(rates[:, y].T, axis=1)).sum(axis=1)
+
+    widths = []
+    for _ in range(150):
+        y_cal, y_dep = rng.choice(3, size=n, p=q), rng.choice(3, size=deploy, p=q)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            est = estimate_prevalence(y_cal, judged(y_cal), judged(y_dep), size=400, rng=rng)
+        widths.append(est.high - est.low)
+    widths = np.mean(widths, axis=0)
+    # the widest class's interval is the width asked for; the others are narrower
+    assert widths.max() == pytest.approx(0.1, rel=0.1)
+    assert np.sort(widths)[:2].max() < 0.095
+    # two classes through rates= are the sensitivity/specificity form
+    two = {"prevalence": 0.3, "deployment": 10_000, "calibration_prevalence": 0.2}
+    by_rates = labels_needed(0.04, rates=[[0.9, 0.2], [0.1, 0.8]], **two)
+    assert by_rates == labels_needed(0.04, sensitivity=0.8, specificity=0.9, **two) > 1000
+
+
 def test_the_names_are_public():
     for name in ("estimate_prevalence", "labels_needed", "PrevalenceEstimate"):
         assert name in clfmetrics.__all__ and name in clfmetrics.probabilities.__all__
@@ -269,6 +296,35 @@ Y, P, D = [0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1]
         (
             lambda: labels_needed(0.1, prevalence=0.2, sensitivity=0.9, specificity=1.9),
             "specificity must",
+        ),
+        (lambda: labels_needed(0.1, prevalence=0.2), "or rates="),
+        (
+            lambda: labels_needed(0.1, prevalence=[0.5, 0.5], rates=[[0.9, 0.2], [0.2, 0.8]]),
+            "each column summing to 1",
+        ),
+        (
+            lambda: labels_needed(0.1, prevalence=[0.5, 0.5], rates=[[0.5, 0.5], [0.5, 0.5]]),
+            "cannot be inverted",
+        ),
+        (
+            lambda: labels_needed(0.1, prevalence=[0.5, 0.4], rates=[[0.9, 0.2], [0.1, 0.8]]),
+            "prevalence must sum to 1",
+        ),
+        (
+            lambda: labels_needed(0.1, prevalence=[0.5, 0.3, 0.2], rates=np.eye(2)),
+            "3 shares|2 shares",
+        ),
+        (
+            lambda: labels_needed(
+                0.1, prevalence=[0.5, 0.5], rates=np.eye(2), calibration_prevalence=[1, 0]
+            ),
+            "needs every class",
+        ),
+        (
+            lambda: labels_needed(
+                0.1, prevalence=0.5, rates=np.eye(2), sensitivity=0.9, specificity=0.9
+            ),
+            "not both",
         ),
     ],
 )

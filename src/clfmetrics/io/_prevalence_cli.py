@@ -21,9 +21,9 @@ methods take the most probable class of ``--proba`` as the label.
 
 The output is :func:`clfmetrics.probabilities.estimate_prevalence`'s estimate per class
 with its interval, the naive classify-and-count share beside it, the calibration
-cross-table, what the interval assumes, and for two classes
-:func:`clfmetrics.probabilities.labels_needed` (of the adjusted count) for
-``--half-width``. A missing prediction, an empty sample, a deployment label the
+cross-table, what the interval assumes, and
+:func:`clfmetrics.probabilities.labels_needed` (of the adjusted count, every class within
+``--half-width``). A missing prediction, an empty sample, a deployment label the
 calibration never saw, rates that cannot be inverted, a probabilistic method without
 probabilities: one line on stderr, exit status 2.
 """
@@ -146,7 +146,7 @@ def add_prevalence(sub) -> None:
         "--half-width",
         type=float,
         metavar="H",
-        help=f"two classes: the hand labels an interval of ±H needs (default {HALF_WIDTH})",
+        help=f"the hand labels an interval of ±H on every class needs (default {HALF_WIDTH})",
     )
     add_reading_options(p)
     add_output_options(p, SECTION_FORMATS)
@@ -429,29 +429,37 @@ def _option_terms(message: str, args) -> str:
 
 
 def _labels_needed(args, est, m, notes):
-    """For two classes, labels_needed at the estimate and the calibration's rates."""
-    if len(est.labels) != 2:
-        if args.half_width is not None:
-            raise InputError(
-                f"--half-width gives the labels needed for two classes; this task has "
-                f"{len(est.labels)}"
-            )
-        return None
+    """labels_needed at the estimate and the calibration's rates (of the adjusted count)."""
     half = HALF_WIDTH if args.half_width is None else args.half_width
-    positive = est.labels[1]
-    tpr, tnr = m[1, 1] / m[:, 1].sum(), m[0, 0] / m[:, 0].sum()
-    pi = m[:, 1].sum() / m.sum()
+    labels = est.labels
+    rates = m / m.sum(axis=0)
+    pi = m.sum(axis=0) / m.sum()
+    common = {"deployment": est.deployment, "level": args.level}
+    if len(labels) == 2:
+        positive = labels[1]
+        tpr, tnr = rates[1, 1], rates[0, 0]
+        plan = {"prevalence": float(est.estimate[1]), "sensitivity": float(tpr),
+                "specificity": float(tnr), "calibration_prevalence": float(pi[1])}  # fmt: skip
+        what = (
+            f"on the prevalence of {positive!r} (at the estimate {fixed(est.estimate[1])}, "
+            f"sensitivity {fixed(tpr)}, specificity {fixed(tnr)}, {fixed(pi[1])} of the hand "
+            f"labels {positive!r}"
+        )
+        extra = {"sensitivity": tpr, "specificity": tnr}
+    else:
+        plan = {"prevalence": est.estimate, "rates": rates, "calibration_prevalence": pi}
+        what = (
+            f"on the prevalence of every one of the {len(labels)} classes (at the estimate, "
+            "the cross-table's rates and the hand labels' class shares"
+        )
+        extra = {"rates": rates.tolist()}
     try:
-        n = labels_needed(2 * half, prevalence=float(est.estimate[1]), sensitivity=float(tpr),
-                          specificity=float(tnr), deployment=est.deployment,
-                          calibration_prevalence=float(pi), level=args.level)  # fmt: skip
+        n = labels_needed(2 * half, **plan, **common)
     except ValueError as err:
         notes.append(f"hand labels for ±{half:g}: none computed ({err})")
         return {"half_width": half, "labels": None, "reason": str(err)}
     notes.append(
-        f"hand labels for a {args.level:.0%} interval of ±{half:g} on the prevalence of "
-        f"{positive!r} (at the estimate {fixed(est.estimate[1])}, sensitivity {fixed(tpr)}, "
-        f"specificity {fixed(tnr)}, {fixed(pi)} of the hand labels {positive!r}, for the adjusted "
+        f"hand labels for a {args.level:.0%} interval of ±{half:g} {what}, for the adjusted "
         f"count by the delta method): {n:,}; this sample has {est.calibration:,}"
     )
-    return {"half_width": half, "labels": n, "sensitivity": tpr, "specificity": tnr}
+    return {"half_width": half, "labels": n, **extra}

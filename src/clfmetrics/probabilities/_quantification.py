@@ -434,7 +434,14 @@ def estimate_prevalence(
             )
     one_cal, one_dep = np.ones((1, n_cal)), np.ones((1, n_dep))
     raw = _estimates(
-        method, truth, pred_cal, pred_dep, one_cal, one_dep, n, (_EM_TOLERANCE, _EM_STEPS),
+        method,
+        truth,
+        pred_cal,
+        pred_dep,
+        one_cal,
+        one_dep,
+        n,
+        (_EM_TOLERANCE, _EM_STEPS),
         prior,
     )[0]
     condition = math.nan
@@ -509,13 +516,14 @@ def labels_needed(
     width,
     *,
     prevalence,
-    sensitivity,
-    specificity,
+    sensitivity=None,
+    specificity=None,
+    rates=None,
     deployment=None,
     calibration_prevalence=None,
     level=0.95,
 ) -> int:
-    r"""Hand labels for an adjusted (Rogan–Gladen) prevalence interval of a given width.
+    r"""Hand labels for an adjusted (Rogan–Gladen, or BBSE) prevalence interval of a given width.
 
     For two classes the adjusted estimate :math:`\hat q = (\hat b - F) / (T - F)`, with the
     deployment share :math:`\hat b` of predicted positives, the calibrated true and false
@@ -528,22 +536,39 @@ def labels_needed(
           + \frac{q^2\, T (1 - T)}{n \pi} + \frac{(1 - q)^2 F (1 - F)}{n (1 - \pi)}\right],
 
     :math:`b = F + q J`, with :math:`n` calibration labels of which a share :math:`\pi`
-    positive. The interval :math:`\hat q \pm z\,se` is ``width`` wide for the smallest such
-    :math:`n`, returned.
+    positive. For :math:`k` classes (``rates`` :math:`C`, ``C[i, j]`` = P(predicted ``i`` |
+    true ``j``)) the estimate :math:`\hat q = \hat C^{-1} \hat b` has, by the same delta
+    method,
+
+    .. math::
+
+        var(\hat q) \approx C^{-1} \left[\frac{diag(b) - b b^T}{N_{dep}}
+          + \sum_j \frac{q_j^2\,(diag(C_j) - C_j C_j^T)}{n \pi_j}\right] C^{-T},
+
+    :math:`b = C q`, :math:`C_j` the column of class :math:`j` (each column of :math:`\hat C`
+    a multinomial share of the :math:`n \pi_j` labels of class :math:`j`); for two classes it
+    is the formula above. The interval :math:`\hat q_i \pm z\,se_i` is at most ``width``
+    wide for every class :math:`i` for the smallest such :math:`n`, returned.
 
     Parameters
     ----------
     width : float
-        Total width of the interval wanted (high - low), in prevalence units.
-    prevalence : float
-        The deployment prevalence expected, :math:`q`.
-    sensitivity, specificity : float
-        The classifier's expected rates.
+        Total width of the interval wanted (high - low), in prevalence units; for many classes
+        that of the class whose interval is widest.
+    prevalence : float or sequence of float
+        The deployment prevalence expected: :math:`q` of the positive class (two classes), or
+        one share per class in the order of ``rates``.
+    sensitivity, specificity : float, optional
+        Two classes: the classifier's expected rates (give these, or ``rates``).
+    rates : array_like (k, k), optional
+        The classifier's expected rates, ``rates[i, j]`` = P(predicted ``i`` | true ``j``):
+        rows = predictions, each column summing to 1 (for two classes
+        ``[[spec, 1 - sens], [1 - spec, sens]]``).
     deployment : int, optional
         Deployment items (default: so many that their own share is exact).
-    calibration_prevalence : float, optional
-        Share of positives among the hand-labelled items (default ``prevalence``: a random
-        sample of the deployment set).
+    calibration_prevalence : float or sequence of float, optional
+        Share of each class (two classes: of positives) among the hand-labelled items
+        (default ``prevalence``: a random sample of the deployment set).
     level : float, default 0.95
 
     Returns
@@ -553,46 +578,118 @@ def labels_needed(
     Raises
     ------
     ValueError
-        For values outside their ranges, a classifier with sensitivity + specificity <= 1,
-        or a width the deployment set alone already exceeds.
+        For values outside their ranges, a two-class classifier with sensitivity +
+        specificity <= 1, rates that are not a square matrix of columns summing to 1 or
+        that cannot be inverted, or a width the deployment set alone already exceeds.
+
+    Notes
+    -----
+    The delta method is a large-sample approximation: in simulation (with
+    :func:`estimate_prevalence`'s bootstrap) it is close at moderate prevalence and
+    optimistic for a rare class, where it is a lower bound of the labels needed.
 
     Examples
     --------
     >>> labels_needed(0.1, prevalence=0.2, sensitivity=0.85, specificity=0.9)
     267
+    >>> labels_needed(0.1, prevalence=[0.8, 0.2], rates=[[0.9, 0.15], [0.1, 0.85]])
+    267
     """
     level = check_level(level)
-    for name, value in (
-        ("prevalence", prevalence),
-        ("sensitivity", sensitivity),
-        ("specificity", specificity),
-    ):
-        if not 0 <= value <= 1:
-            raise ValueError(f"{name} must lie in [0, 1]; got {value!r}")
-    pi = prevalence if calibration_prevalence is None else calibration_prevalence
-    if not 0 < pi < 1:
-        raise ValueError(
-            f"the hand-labelled sample needs both classes: calibration_prevalence {pi!r}"
-        )
     if not 0 < width < 1:
         raise ValueError(f"width must lie in (0, 1); got {width!r}")
-    t, f, q = sensitivity, 1.0 - specificity, prevalence
-    j = t - f
-    if j <= 0:
+    c, q, pi = _planned_rates(prevalence, sensitivity, specificity, rates, calibration_prevalence)
+    k = len(q)
+    try:
+        inverse = np.linalg.inv(c)
+    except np.linalg.LinAlgError:
+        inverse = None
+    if inverse is None or np.linalg.cond(c) >= _SINGULAR:
         raise ValueError(
-            "sensitivity + specificity must exceed 1: otherwise the classifier says nothing "
-            "about the prevalence"
+            "the rates cannot be inverted: the classifier does not tell the classes apart, "
+            "so no number of labels gives the prevalence"
         )
-    b = f + q * j
+    b = c @ q
+    shares = (np.diag(b) - np.outer(b, b)) / (1 if deployment is None else deployment)
+    from_deployment = np.diag(inverse @ shares @ inverse.T) if deployment is not None else 0.0
+    per_label = np.zeros((k, k))
+    for j in range(k):
+        if q[j] > 0:
+            column = c[:, j]
+            per_label += q[j] ** 2 * (np.diag(column) - np.outer(column, column)) / pi[j]
+    per_label = np.diag(inverse @ per_label @ inverse.T)
     z = NormalDist().inv_cdf(0.5 + level / 2)
-    target = (width / (2 * z)) ** 2 * j * j
-    from_deployment = 0.0 if deployment is None else b * (1 - b) / deployment
-    per_label = q * q * t * (1 - t) / pi + (1 - q) ** 2 * f * (1 - f) / (1 - pi)
-    if target <= from_deployment:
+    target = (width / (2 * z)) ** 2
+    if np.any(target <= from_deployment):
         raise ValueError(
             f"the deployment set alone ({deployment} items) gives an interval wider than "
             f"{width:g}: no number of labels is enough"
         )
-    if per_label == 0:
+    need = per_label / (target - from_deployment)
+    worst = float(np.max(need))
+    if worst <= 0:
         return 1
-    return max(1, math.ceil(per_label / (target - from_deployment)))
+    return max(1, math.ceil(worst))
+
+
+def _planned_rates(prevalence, sensitivity, specificity, rates, calibration_prevalence):
+    """The rates matrix, the prevalence and the calibration shares of :func:`labels_needed`."""
+    if rates is None:
+        if sensitivity is None or specificity is None:
+            raise ValueError("give sensitivity and specificity (two classes), or rates=")
+        for name, value in (
+            ("prevalence", prevalence),
+            ("sensitivity", sensitivity),
+            ("specificity", specificity),
+        ):
+            if not np.isscalar(value) or not 0 <= value <= 1:
+                raise ValueError(f"{name} must lie in [0, 1]; got {value!r}")
+        if sensitivity + specificity <= 1:
+            raise ValueError(
+                "sensitivity + specificity must exceed 1: otherwise the classifier says "
+                "nothing about the prevalence"
+            )
+        t, f = sensitivity, 1.0 - specificity
+        c = np.array([[1 - f, 1 - t], [f, t]])
+        q = np.array([1 - prevalence, prevalence], dtype=float)
+        pi = prevalence if calibration_prevalence is None else calibration_prevalence
+        if not np.isscalar(pi) or not 0 < pi < 1:
+            raise ValueError(
+                f"the hand-labelled sample needs both classes: calibration_prevalence {pi!r}"
+            )
+        return c, q, np.array([1 - pi, pi])
+    if sensitivity is not None or specificity is not None:
+        raise ValueError("give rates= or sensitivity and specificity, not both")
+    c = np.asarray(rates, dtype=float)
+    if c.ndim != 2 or c.shape[0] != c.shape[1] or c.shape[0] < 2:
+        raise ValueError(f"rates must be a square matrix of 2 classes or more; got {c.shape}")
+    k = c.shape[0]
+    if not np.isfinite(c).all() or (c < 0).any() or np.abs(c.sum(axis=0) - 1).max() > 1e-9:
+        raise ValueError(
+            "rates must hold P(predicted i | true j) in column j: non-negative, each column "
+            "summing to 1"
+        )
+    q = _shares(prevalence, k, "prevalence", positive=False)
+    pi = (
+        q
+        if calibration_prevalence is None
+        else _shares(calibration_prevalence, k, "calibration_prevalence", positive=True)
+    )
+    if (pi <= 0).any():
+        raise ValueError(
+            "the hand-labelled sample needs every class: calibration_prevalence (default "
+            f"prevalence) has a zero share {pi.tolist()}"
+        )
+    return c, q, pi
+
+
+def _shares(value, k: int, name: str, positive: bool) -> np.ndarray:
+    """``k`` shares in [0, 1] summing to 1 (two classes: a scalar is the second's)."""
+    if np.isscalar(value) and k == 2:
+        value = [1 - value, value]
+    out = np.asarray(value, dtype=float)
+    if out.shape != (k,) or not np.isfinite(out).all() or (out < 0).any() or (out > 1).any():
+        raise ValueError(f"{name} must be {k} shares in [0, 1], one per class; got {value!r}")
+    if abs(out.sum() - 1) > 1e-9:
+        raise ValueError(f"{name} must sum to 1; it sums to {out.sum():.6g}")
+    return out
