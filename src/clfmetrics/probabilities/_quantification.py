@@ -59,6 +59,8 @@ _SINGULAR = 1e10
 # 1e-12; each resample to 1e-7 or after 200 cycles, since its ends need three digits and a
 # resample whose maximum lies on the simplex's edge (a class at 0) creeps towards it.
 _EM_TOLERANCE, _EM_RESAMPLE_TOLERANCE, _EM_STEPS, _EM_RESAMPLE_STEPS = 1e-12, 1e-7, 10_000, 200
+# The longest SQUAREM extrapolation, in steps along r (Varadhan & Roland bound it too).
+_SQUAREM_MOST = 1e4
 # Numbers held per chunk of resamples (items x classes x resamples).
 _CHUNK_NUMBERS = 2**22
 
@@ -211,15 +213,16 @@ def _em_step(q, prior, p, weights, total):
     return r * (scale @ p) / total
 
 
-def _em(prior, p, weights, tolerance: float, steps: int) -> np.ndarray:
-    """Saerens et al. (2002) for each row of ``weights`` (rows, N) and ``prior`` (rows, n).
+def _em(prior, p, weights, tolerance: float, steps: int, start=None) -> np.ndarray:
+    """Saerens et al. (2002) for each row of ``weights`` (rows, N) and ``prior`` (rows, n),
+    from ``prior`` or from ``start`` (n,), a positive prior nearer the fixed point.
 
     Plain EM crawls where a class is rare (hundreds of steps); each cycle here is two EM steps
     and one extrapolation along them (SQUAREM, Varadhan & Roland 2008), kept inside the
     simplex, then one EM step, which has the same fixed point in far fewer steps.
     """
     total = weights.sum(axis=1, keepdims=True)
-    q = prior.copy()
+    q = prior.copy() if start is None else np.broadcast_to(start, prior.shape).copy()
     active = np.arange(len(q))
     for _ in range(steps):
         if active.size == 0:
@@ -231,7 +234,9 @@ def _em(prior, p, weights, tolerance: float, steps: int) -> np.ndarray:
         r, v = q1 - q0, q2 - 2 * q1 + q0
         rn, vn = np.linalg.norm(r, axis=1), np.linalg.norm(v, axis=1)
         a = -np.divide(rn, vn, out=np.ones_like(rn), where=vn > 0)
-        a = np.minimum(a, -1.0)[:, None]  # a = -1 is the plain double step
+        # a = -1 is the plain double step; near the fixed point r and v are rounding noise
+        # and their ratio anything, so the step is bounded
+        a = np.clip(a, -_SQUAREM_MOST, -1.0)[:, None]
         jump = np.clip(q0 - 2 * a * r + a * a * v, 1e-300, None)
         jump /= jump.sum(axis=1, keepdims=True)
         new = _em_step(jump, *args)
@@ -241,9 +246,12 @@ def _em(prior, p, weights, tolerance: float, steps: int) -> np.ndarray:
     return q
 
 
-def _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, tolerance, prior=None):
+def _estimates(
+    method, truth, pred_cal, pred_dep, w_cal, w_dep, n, tolerance, prior=None, start=None
+):
     """Raw estimates ``(rows, n)`` for calibration weights ``w_cal`` and deployment ``w_dep``;
-    EM from ``prior`` where given (the fitting prior), else from the calibration shares."""
+    EM with ``prior`` where given (the fitting prior), else the calibration shares, started
+    from ``start`` where given."""
     if method in _PROBABILISTIC:
         shares = w_dep @ pred_dep / w_dep.sum(axis=1, keepdims=True)
     else:
@@ -260,7 +268,7 @@ def _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, tolerance, pr
         out = np.full(shares.shape, np.nan)
         ok = (prior > 0).all(axis=1)
         if ok.any():
-            out[ok] = _em(prior[ok], pred_dep, w_dep[ok], *tolerance)
+            out[ok] = _em(prior[ok], pred_dep, w_dep[ok], *tolerance, start=start)
         return out
     stated = pred_cal if method == "probabilistic_adjusted" else np.eye(n)[pred_cal]
     joint = w_cal @ (stated[:, :, None] * onehot[:, None, :]).reshape(len(truth), n * n)
@@ -464,11 +472,17 @@ def estimate_prevalence(
         values = np.empty((size, n))
         rows = max(1, _CHUNK_NUMBERS // ((n_cal + n_dep) * n))
         steps = (_EM_RESAMPLE_TOLERANCE, _EM_RESAMPLE_STEPS)
+        # EM's log-likelihood is concave in the prior, so a resample's fixed point does not
+        # depend on the start: from the whole sample's estimate (kept off the simplex's
+        # edge, which multiplicative steps never leave) it is a few steps away.
+        near = None
+        if method == "em" and np.isfinite(raw).all():
+            near = np.clip(raw, 1e-6, None) / np.clip(raw, 1e-6, None).sum()
         for start in range(0, size, rows):
             count = min(rows, size - start)
             w_cal = _resample_weights(rng, n_cal, count) if needs_cal else np.ones((count, n_cal))
             w_dep = _resample_weights(rng, n_dep, count)
-            got = _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, steps, prior)
+            got = _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, steps, prior, near)
             values[start : start + count] = _clip(got)[0]
     undefined = ~np.isfinite(values).all(axis=1)
     kept = values[~undefined]
