@@ -341,3 +341,16 @@ def test_bad_probabilities_are_one_line_and_status_2(tmp_path, capsys, extra, me
     assert status == 2 and out == ""
     assert err.startswith("clfmetrics: error: ") and err.count("\n") == 1, err
     assert message in err
+
+
+def test_labels_order_the_probability_columns_of_integer_classes(tmp_path, capsys):
+    path = tmp_path / "ints.csv"
+    path.write_text(
+        "gold,p_0,p_1\n0,0.8,0.2\n1,0.3,0.7\n0,0.6,0.4\n1,0.2,0.8\n,0.5,0.5\n,0.1,0.9\n"
+    )
+    argv = ["prevalence", path, "--truth", "gold", "--proba", "p_0", "p_1", "--size", 50]
+    out = cli_json(capsys, [*argv, "--method", "pcc", "--labels", 1, 0])
+    assert out["labels"] == ["1", "0"]  # matched by name: class 1 is column p_1
+    assert out["estimate"] == pytest.approx([0.7, 0.3], abs=1e-12)
+    status, _, err = run_cli(capsys, [*argv, "--labels", 1, 2])
+    assert status == 2 and "the truth 0 is not one of --labels 1 2" in err

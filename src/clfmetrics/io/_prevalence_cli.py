@@ -64,8 +64,9 @@ ASSUMES = {
     "cross-table) are the same on the deployment set as on the calibration sample, a random "
     "sample of each class; the interval is the percentile bootstrap of both samples, each "
     "resampled anew",
-    "classify_and_count": "that the judge makes no error at all (its share predicted is its "
-    "bias, not the prevalence); the interval resamples the deployment set alone",
+    "classify_and_count": "that the judge's errors cancel (in each class as many items "
+    "wrongly put in as wrongly left out): its share predicted is its bias, not the "
+    "prevalence; the interval resamples the deployment set alone",
     "probabilistic": "probabilities calibrated for the deployment set itself, i.e. no shift "
     "since they were calibrated (under a shift the mean probability is biased towards the "
     "old prior); the interval resamples the deployment set alone",
@@ -85,13 +86,14 @@ def add_prevalence(sub) -> None:
         "prevalence",
         help="the prevalence of a deployment set through a classifier checked on hand labels",
         description="Estimate each class's prevalence on a deployment set from a judge's "
-        "labels, corrected by its rates on a hand-labelled calibration sample "
-        "(Rogan-Gladen; black-box shift estimation for more classes).",
+        "labels or probabilities, corrected by its behaviour on a hand-labelled calibration "
+        "sample (Rogan-Gladen; black-box shift estimation for more classes; with "
+        "probabilities also Bella et al.'s adjusted mean and the EM of Saerens et al.).",
     )
     p.add_argument(
         "file",
-        help="the calibration sample (--truth and --pred); without --deploy also the "
-        "deployment rows, those with an empty --truth",
+        help="the calibration sample (--truth, and --pred or --proba); without --deploy also "
+        "the deployment rows, those with an empty --truth",
     )
     p.add_argument("--truth", required=True, help="column of the hand labels")
     given = p.add_mutually_exclusive_group(required=True)
@@ -171,7 +173,8 @@ def _no_missing(rated, name, path, keep=None) -> None:
 
 
 def _samples(args):
-    """Calibration truth and the judge's output, the deployment output, and the reader's notes.
+    """Calibration truth and the judge's output, the deployment output, the reader's notes, and
+    the classes in order (None: the library sorts them).
 
     The judge's output is labels (``--pred``) or an ``(N, classes)`` matrix (``--proba``).
     """
@@ -203,7 +206,7 @@ def _samples(args):
         where = f"the rows of {args.file} with an empty {args.truth!r}"
     _not_empty(args, labelled, deploy.size, where)
     truth, pred = _labels(cal, args.truth, labelled), _labels(cal, args.pred, labelled)
-    return truth, pred, deploy, where, notes
+    return truth, pred, deploy, where, notes, args.labels
 
 
 SINGLE = "a prevalence needs two classes or more"
@@ -240,14 +243,16 @@ def _probability_samples(args):
         raise InputError(f"--proba names a column twice: {' '.join(args.proba)}")
     cal, numbers = rated_rows(args.file, [args.truth], args.proba, args, single=SINGLE)
     labelled = cal.codes[args.truth] >= 0
-    classes = list(args.labels) if args.labels else cal.categories
-    if args.labels:
-        known = {str(c) for c in classes}
-        outside = [c for c in cal.categories if str(c) not in known]
+    classes = cal.categories
+    if args.labels:  # the truth's values in --labels order (an integer label stays one)
+        found = {str(c): c for c in cal.categories}
+        outside = [c for c in cal.categories if str(c) not in set(args.labels)]
         if outside:
             raise InputError(
-                f"{args.file}: the truth {outside[0]!r} is not one of --labels {' '.join(classes)}"
+                f"{args.file}: the truth {outside[0]!r} is not one of --labels "
+                + " ".join(args.labels)
             )
+        classes = [found.get(label, label) for label in args.labels]
     if len(args.proba) != len(classes):
         raise InputError(
             f"--proba names {len(args.proba)} columns, but there are {len(classes)} classes "
@@ -281,7 +286,7 @@ def _probability_samples(args):
         _sum_to_one(name, p, lines, notes)
     values = np.array(cal.categories, dtype=object)
     truth = values[cal.codes[args.truth][labelled]]
-    return truth, calibration, deploy, where, notes
+    return truth, calibration, deploy, where, notes, classes
 
 
 def _sum_to_one(path, p, lines, notes) -> None:
@@ -317,8 +322,8 @@ def _method(args) -> str:
 def evaluate_prevalence(args) -> Tables:
     """The estimated prevalence per class, with the naive share and the labels needed."""
     method = _method(args)
-    truth, pred, deploy, where, notes = _samples(args)
-    options = {"labels": args.labels, "level": args.level, "size": args.size}
+    truth, pred, deploy, where, notes, labels = _samples(args)
+    options = {"labels": labels, "level": args.level, "size": args.size}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # the result's warning says it
