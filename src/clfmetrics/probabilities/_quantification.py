@@ -411,7 +411,11 @@ def estimate_prevalence(
     training prevalence. Deliberate differences: QuaPy's EM stops when the prior moves by
     less than 1e-4 (mean absolute change) or after 1,000 steps, this one at 1e-12 (so they
     agree to about 1e-4 at QuaPy's defaults, to 1e-10 with its ``epsilon`` at 1e-15); a
-    prior with a zero QuaPy smooths, this one refuses; QuaPy's estimates carry no interval.
+    prior with a zero QuaPy smooths, this one refuses; QuaPy's ``ACC`` and ``PACC`` default
+    to ``solver="minimize"`` (least squares inside the simplex), where this inverts exactly
+    and clips, saying so, so that an estimate the rates cannot produce is seen; its
+    aggregative methods fit the rates on cross-validation folds of the training data, where
+    these come from the hand-labelled sample given; its estimates carry no interval.
 
     Examples
     --------
