@@ -319,3 +319,27 @@ def test_labels_order_the_probability_columns_of_integer_classes(tmp_path, capsy
     assert out["estimate"] == pytest.approx([0.7, 0.3], abs=1e-12)
     status, _, err = run_cli(capsys, [*argv, "--labels", 1, 2])
     assert status == 2 and "the truth 0 is not one of --labels 1 2" in err
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            "\ufeffp_ham;p_spam\r\n0.3;0.7\r\nNA;0.5\r\n",
+            "line 3: column 'p_ham' has a missing value",
+        ),
+        ("p_ham;p_spam\n0.3;0.7\n0.1;0.9;3\n", "1 row (line 3) has a number of fields"),
+        ("p_ham;p_spam\n0.3;0.7\nlow;0.9\n", "line 3: column 'p_ham' holds 'low', not a number"),
+        ("p_ham;p_spam\n0.3;0.7\n0.3;0.9\n", "item 2: the --proba columns sum to 1.2, not 1"),
+        ("p_ham;p_spam\n", "has a header but no rows"),
+        ("p_spam\n0.7\n", "has no column 'p_ham'"),
+    ],
+)
+def test_a_bad_probability_file_of_its_own_is_one_line(tmp_path, capsys, body, message):
+    cal, dep = tmp_path / "cal.csv", tmp_path / "dep.csv"
+    cal.write_text("gold,p_ham,p_spam\nham,0.8,0.2\nspam,0.3,0.7\nham,0.6,0.4\n")
+    dep.write_bytes(body.encode("utf-8"))
+    argv = ["prevalence", cal, "--truth", "gold", "--proba", "p_ham", "p_spam", "--deploy", dep]
+    status, out, err = run_cli(capsys, argv)
+    assert status == 2 and out == "" and err.count("\n") == 1, err
+    assert message in err

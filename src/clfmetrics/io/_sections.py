@@ -268,8 +268,8 @@ def number_rows(path, names, args, why="every item needs its probabilities") -> 
             gap = _missing(cells[:, j])
             if gap.any():
                 raise InputError(
-                    f"{path}: column {name!r} has {int(gap.sum())} missing value(s) in these "
-                    f"rows (the first on line {lines[np.argmax(gap)]}): {why}"
+                    f"{path}, line {lines[np.argmax(gap)]}: column {name!r} has a missing "
+                    f"value: {why}"
                 )
             block[:, j] = _number_column(path, name, np.char.strip(cells[:, j]), lines)
         parts.append(block)
