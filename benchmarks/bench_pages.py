@@ -2,7 +2,7 @@
 
 A script, not a test: ``.venv/bin/python benchmarks/bench_pages.py [--repeat N]``, and a
 part of ``make bench``. It measures the built book's chapters (``_build/html``) when
-they exist, else standalone pages of the ten page explorers (``tests/support/page_site.py``).
+they exist, else standalone pages of the eleven page explorers (``tests/support/page_site.py``).
 Each load is cold: a fresh browser context, so nothing is cached; the pages are served
 from 127.0.0.1 and every request to another host is aborted (the sandbox is offline; the
 book asks none). Reported per page:
@@ -33,7 +33,7 @@ PAGE_FILES = ("explorers.js", "clfmetrics.js", "explorers.css", "selfcheck.js")
 def _pages(together: bool = False) -> tuple[Path, list[str], object]:
     """(directory, page paths, server handle or None) of the pages to measure.
 
-    ``together`` (``make bench QUICK=1``): one standalone page holding all ten explorers,
+    ``together`` (``make bench QUICK=1``): one standalone page holding all eleven explorers,
     one browser load instead of ten, whether or not the book is built.
     """
     sys.path.insert(0, str(ROOT / "tests" / "support"))
@@ -46,7 +46,7 @@ def _pages(together: bool = False) -> tuple[Path, list[str], object]:
         directory = Path(tempfile.mkdtemp(prefix="bench-pages-"))
         write_site(directory, {})  # the static files
         snippets = "".join(page_html(explorer) for explorer in explorers().values())
-        (directory / "all.html").write_text(standalone(snippets, "the ten page explorers"))
+        (directory / "all.html").write_text(standalone(snippets, "the eleven page explorers"))
         return directory, ["all.html"], serve(directory)
     html = ROOT / "_build" / "html"
     built = sorted(
@@ -64,7 +64,7 @@ def _pages(together: bool = False) -> tuple[Path, list[str], object]:
 def bench_pages(repeat: int = 3, together: bool = False) -> list[dict]:
     """One row per page with an explorer: weight, explorer share, time to interactive.
 
-    ``together``: the ten explorers on one page (see ``_pages``), one row.
+    ``together``: the eleven explorers on one page (see ``_pages``), one row.
     """
     if not CHROMIUM.exists():
         return []

@@ -35,6 +35,7 @@ from bench_curves import bench_curves
 from bench_decisions import bench_decisions
 from bench_exact import bench_exact
 from bench_intervals import bench_intervals
+from bench_judges import bench_judges
 from bench_lighthouse import bench_lighthouse
 from bench_memory import bench_memory
 from bench_pages import bench_pages
@@ -299,7 +300,8 @@ def main(argv=None) -> int:
         "corp_band": bench_corp(args.quick),
         "decisions": bench_decisions(args.quick),
         "exact": bench_exact(args.quick),
-        # quick: the ten explorers on one page, loaded once (the full run: every page)
+        "judges": bench_judges(args.quick),
+        # quick: the eleven explorers on one page, loaded once (the full run: every page)
         "pages": bench_pages(1, together=True) if args.quick else bench_pages(3),
         "scale": bench_scale(args.quick),
         "memory": bench_memory(args.quick),
@@ -333,6 +335,8 @@ def main(argv=None) -> int:
     print_table("decision curve band versus dca per resample", results["decisions"]["band"])
     print_table("report --net-benefit through DuckDB", results["decisions"]["scale"])
     print_table("exact intervals, one call, versus scipy's binomtest per class", results["exact"])
+    print_table("agreement versus statsmodels and krippendorff", results["judges"]["agreement"])
+    print_table("prevalence with its interval versus QuaPy", results["judges"]["prevalence"])
     print_table("page explorers: weight and time to interactive, cold cache", results["pages"])
     print_table("paired comparison at scale (fresh process each)", results["scale"])
     print_table("bounded memory: many classes, many rows (limit 1 GB)", results["memory"])

@@ -55,6 +55,12 @@ def test_quick_benchmark_runs(tmp_path):
     (exact,) = results["exact"]  # Clopper-Pearson on 36 classes, ours and scipy's
     assert exact["ours_s"] > 0 and exact["ratio_ours_to_scipy"] > 0
     assert exact["max_end_difference"] < 1e-10
+    agreement = results["judges"]["agreement"]  # issue 37: statsmodels, krippendorff
+    assert len(agreement) == 4 and all(r["ours_s"] > 0 and r["speedup"] > 0 for r in agreement)
+    assert all(r["max_difference"] < 1e-12 for r in agreement if "max_difference" in r)
+    adjusted, em = results["judges"]["prevalence"]  # issue 37: against QuaPy per resample
+    assert adjusted["max_difference"] < 1e-12 and adjusted["speedup"] > 1, adjusted
+    assert em["max_difference_at_quapys_tolerance"] < 1e-3 and em["speedup"] > 0, em
     scale = {(row["what"], row["file"]): row for row in results["scale"]}
     assert len(scale) == 4 and all(r["seconds"] > 0 and r["peak_mb"] > 0 for r in scale.values())
     memory = results["memory"]  # issue 26: many classes and many rows, against 1 GB

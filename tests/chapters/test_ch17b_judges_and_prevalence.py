@@ -144,9 +144,12 @@ def test_the_many_class_estimates_and_em(ns):
     pi_cal = ns["pi_cal"]
     ref, _ = EMQ.EM(pi_cal, ns["p_dep"], epsilon=1e-12)
     np.testing.assert_allclose(many["em"].estimate, ref, atol=1e-6)
-    # the fitting prior brings EM back to the truth
-    from_fit = ns["em"](ns["p_dep"], ns["pi_fit"])
-    assert abs(from_fit[2] - true) < 0.02 < abs(many["em"].estimate[2] - true)
+    # the fitting prior brings EM back to the truth, as QuaPy's EM from it
+    from_fit = ns["em_fit"]
+    assert abs(from_fit.estimate[2] - true) < 0.02 < abs(many["em"].estimate[2] - true)
+    ref, _ = EMQ.EM(ns["pi_fit"], ns["p_dep"], epsilon=1e-12)
+    np.testing.assert_allclose(from_fit.estimate, ref, atol=1e-6)
+    assert from_fit.low[2] <= true <= from_fit.high[2]
 
 
 def test_the_label_plan_and_its_simulation_as_the_text_reads_them(ns):

@@ -76,7 +76,14 @@ def test_analytic_fleiss_se_is_gwet_2008_as_irrcac():
 
 @pytest.mark.parametrize(
     ("coefficient", "weights"),
-    [("kappa", None), ("weighted_kappa", "quadratic"), ("gwet_ac1", None), ("gwet_ac1", "linear")],
+    [
+        ("kappa", None),
+        ("weighted_kappa", "quadratic"),
+        ("gwet_ac1", None),
+        ("gwet_ac1", "linear"),
+        ("scott_pi", None),
+        ("pabak", None),
+    ],
 )
 def test_analytic_and_bootstrap_intervals_agree_on_many_items(coefficient, weights):
     boot = agreement_interval(coefficient, BIG, weights=weights, size=4000, rng=1)
@@ -84,6 +91,64 @@ def test_analytic_and_bootstrap_intervals_agree_on_many_items(coefficient, weigh
     assert boot.estimate == exact.estimate
     assert boot.high - boot.low == pytest.approx(exact.high - exact.low, rel=0.1)
     assert boot.low == pytest.approx(exact.low, abs=0.02)
+
+
+def _items_table(m):
+    """The items x categories count table of a cross-table: an item of cell (a, b) got one
+    rating a and one rating b."""
+    m = np.asarray(m)
+    q = len(m)
+    rows = [np.eye(q, dtype=int)[a] + np.eye(q, dtype=int)[b] for a in range(q) for b in range(q)]
+    return np.repeat(np.array(rows), m.ravel(), axis=0)
+
+
+def test_analytic_scott_pi_is_the_delta_method_and_gwets_fleiss_linearisation():
+    for m in [*MATRICES, BIG]:
+        iv = agreement_interval("scott_pi", m, method="analytic")
+        items = int(np.sum(m))
+        fleiss = agreement_interval("fleiss_kappa", _items_table(m), method="analytic")
+        assert iv.estimate == pytest.approx(fleiss.estimate, abs=1e-12)  # two raters: pi
+        assert iv.se == pytest.approx(fleiss.se * np.sqrt((items - 1) / items), rel=1e-10)
+        assert iv.method == "analytic (delta method, Gwet 2008)"
+        # The gradient by central differences of pi in the cell proportions.
+        p = np.asarray(m, float) / items
+        grad = np.zeros_like(p)
+        for i, j in zip(*np.nonzero(p), strict=True):  # an empty cell weighs nothing
+            step = np.zeros_like(p)
+            step[i, j] = 1e-6
+            grad[i, j] = (clfmetrics.scott_pi(p + step) - clfmetrics.scott_pi(p - step)) / 2e-6
+        var = (np.sum(p * grad**2) - np.sum(p * grad) ** 2) / items
+        assert iv.se == pytest.approx(np.sqrt(var), rel=1e-6)
+
+
+def test_analytic_pabak_is_the_exact_interval_of_the_observed_agreement():
+    from scipy.stats import binomtest
+
+    for m in [*MATRICES, BIG]:
+        m = np.asarray(m)
+        q, items, agree = len(m), int(m.sum()), int(np.trace(m))
+        iv = agreement_interval("pabak", m, method="analytic", level=0.9)
+        ci = binomtest(agree, items).proportion_ci(0.9, method="exact")
+        assert iv.low == pytest.approx((q * ci.low - 1) / (q - 1), abs=1e-10)
+        assert iv.high == pytest.approx((q * ci.high - 1) / (q - 1), abs=1e-10)
+        p_o = agree / items
+        assert iv.se == pytest.approx(q / (q - 1) * np.sqrt(p_o * (1 - p_o) / items))
+        assert iv.method == "analytic (Clopper-Pearson of the observed agreement)"
+
+
+def test_the_analytic_pi_and_pabak_cover_as_they_assume():
+    # Independent items: pi's normal interval near 0.95 on 200 items, poor at 20 items of a
+    # rare class (where the few-items warning is); PABAK's exact one at least 0.95 on both.
+    common = {"accuracy": 0.85, "method": "analytic", "sets": 400, "rng": 3}
+    pi_many = agreement_coverage("scott_pi", items=200, prevalence=0.15, **common)
+    pi_few = agreement_coverage("scott_pi", items=20, prevalence=0.05, **common)
+    pabak_few = agreement_coverage("pabak", items=20, prevalence=0.05, **common)
+    assert 0.92 <= pi_many <= 0.975  # 400 studies: sd 0.011
+    assert pi_few < 0.85
+    assert pabak_few >= 0.93
+    small = [[17, 1], [1, 1]]
+    assert "too narrow" in agreement_interval("scott_pi", small, method="analytic").warning
+    assert agreement_interval("pabak", small, method="analytic").warning is None
 
 
 def test_analytic_and_bootstrap_agree_for_fleiss_kappa():

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 import krippendorff
 import numpy as np
 import pytest
+from messy_csv import cli_json, messy_csv, missing_cell, run_cli
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
 import clfmetrics as cm
-from clfmetrics.io import run
 
 
 def _ratings(items=80, seed=3):
@@ -40,29 +39,15 @@ def _ratings(items=80, seed=3):
 
 def _messy_file(tmp_path, ratings, name="ratings.csv"):
     """UTF-8 with BOM, ';'-delimited, blank and NA cells, CRLF line ends."""
-    tokens = ["", "NA", " "]
-    lines = ["item;ann;bob;judge"]
-    for i in range(ratings.shape[1]):
-        cells = []
-        for r in range(3):
-            v = ratings[r, i]
-            cells.append(tokens[(i + r) % 3] if np.isnan(v) else str(int(v)))
-        lines.append(f"{i};" + ";".join(cells))
-    path = tmp_path / name
-    path.write_bytes(("\ufeff" + "\r\n".join(lines) + "\r\n").encode("utf-8"))
-    return path
-
-
-def _run(capsys, argv):
-    status = run([str(a) for a in argv])
-    out = capsys.readouterr()
-    return status, out.out, out.err
-
-
-def _json(capsys, argv):
-    status, out, err = _run(capsys, [*argv, "--format", "json"])
-    assert status == 0, err
-    return json.loads(out)
+    rows = [
+        [str(i)]
+        + [
+            missing_cell(i + r) if np.isnan(v) else str(int(v))
+            for r, v in enumerate(ratings[:3, i])
+        ]
+        for i in range(ratings.shape[1])
+    ]
+    return messy_csv(tmp_path / name, ["item", "ann", "bob", "judge"], rows)
 
 
 def _matrix(a, b, categories):
@@ -77,7 +62,7 @@ def _matrix(a, b, categories):
 def test_two_raters_equal_the_library_and_scikit_learn(tmp_path, capsys):
     ratings = _ratings()
     path = _messy_file(tmp_path, ratings)
-    out = _json(capsys, ["agree", path, "--rater", "ann", "--rater", "bob", "--size", 500])
+    out = cli_json(capsys, ["agree", path, "--rater", "ann", "--rater", "bob", "--size", 500])
     m, a, b = _matrix(ratings[0], ratings[1], [1.0, 2.0, 3.0, 4.0])
     assert out["cross_table"]["counts"] == m.tolist()
     assert out["categories"] == ["1", "2", "3", "4"]
@@ -104,7 +89,7 @@ def test_weighted_kappa_equals_scikit_learn(tmp_path, capsys, weights):
     ratings = _ratings()
     path = _messy_file(tmp_path, ratings)
     argv = ["agree", path, "--rater", "bob", "--rater", "judge", "--weights", weights]
-    out = _json(capsys, [*argv, "--size", 300, "--seed", 7])
+    out = cli_json(capsys, [*argv, "--size", 300, "--seed", 7])
     m, a, b = _matrix(ratings[1], ratings[2], [1.0, 2.0, 3.0, 4.0])
     got = out["coefficients"]["weighted_kappa"]
     assert got["estimate"] == pytest.approx(cohen_kappa_score(a, b, weights=weights), abs=1e-12)
@@ -113,7 +98,7 @@ def test_weighted_kappa_equals_scikit_learn(tmp_path, capsys, weights):
     ac2 = out["coefficients"]["gwet_ac1"]["estimate"]
     assert ac2 == pytest.approx(cm.gwet_ac1(m, weights=weights), abs=1e-12)
     assert ac2 != pytest.approx(cm.gwet_ac1(m))  # the weights reach AC2
-    _, text, _ = _run(capsys, argv)
+    _, text, _ = run_cli(capsys, argv)
     assert f"Cohen's weighted kappa ({weights})" in text and f"Gwet's AC2 ({weights})" in text
 
 
@@ -121,7 +106,7 @@ def test_three_raters_equal_statsmodels_and_krippendorff(tmp_path, capsys):
     ratings = _ratings()
     path = _messy_file(tmp_path, ratings)
     argv = ["agree", path, "--rater", "ann", "--rater", "bob", "--rater", "judge"]
-    out = _json(capsys, [*argv, "--size", 400])
+    out = cli_json(capsys, [*argv, "--size", 400])
     complete = ~np.isnan(ratings).any(axis=0)
     table = np.stack([(ratings[:, complete] == c).sum(axis=0) for c in (1, 2, 3, 4)], axis=1)
     fleiss = out["coefficients"]["fleiss_kappa"]
@@ -153,12 +138,12 @@ def test_interval_alpha_takes_decimal_categories(tmp_path, capsys):
     rows = [("0.5", "1.5", "1.5"), ("10.5", "10.5", ""), ("1.5", "1.5", "0.5"), ("10.5", "", "2.5")]
     path.write_text("a,b,c\n" + "".join(",".join(r) + "\n" for r in rows * 8))
     argv = ["agree", path, "--rater", "a", "--rater", "b", "--rater", "c"]
-    out = _json(capsys, [*argv, "--measurement", "interval", "--size", 100])
+    out = cli_json(capsys, [*argv, "--measurement", "interval", "--size", 100])
     values = np.array([[float(x) if x else np.nan for x in r] for r in rows * 8]).T
     reference = krippendorff.alpha(values, level_of_measurement="interval")
     assert out["coefficients"]["krippendorff_alpha"]["estimate"] == pytest.approx(reference)
     assert out["categories"] == ["0.5", "1.5", "2.5", "10.5"]  # by value, as written
-    ordinal = _json(capsys, [*argv, "--measurement", "ordinal", "--size", 100])
+    ordinal = cli_json(capsys, [*argv, "--measurement", "ordinal", "--size", 100])
     reference = krippendorff.alpha(values, level_of_measurement="ordinal")
     assert ordinal["coefficients"]["krippendorff_alpha"]["estimate"] == pytest.approx(reference)
 
@@ -168,7 +153,7 @@ def test_krippendorff_levels_equal_the_package(tmp_path, capsys, level):
     ratings = _ratings()
     path = _messy_file(tmp_path, ratings)
     argv = ["agree", path, "--rater", "ann", "--rater", "bob", "--rater", "judge"]
-    out = _json(capsys, [*argv, "--measurement", level, "--size", 200])
+    out = cli_json(capsys, [*argv, "--measurement", level, "--size", 200])
     got = out["coefficients"]["krippendorff_alpha"]["estimate"]
     assert got == pytest.approx(krippendorff.alpha(ratings, level_of_measurement=level), 1e-10)
 
@@ -176,30 +161,47 @@ def test_krippendorff_levels_equal_the_package(tmp_path, capsys, level):
 def test_every_format_holds_the_same_numbers(tmp_path, capsys):
     path = _messy_file(tmp_path, _ratings())
     argv = ["agree", path, "--rater", "ann", "--rater", "bob", "--size", 200]
-    data = _json(capsys, argv)
+    data = cli_json(capsys, argv)
     kappa = data["coefficients"]["kappa"]
     shown = [f"{kappa[k]:.3f}" for k in ("estimate", "low", "high")]
-    _, text, _ = _run(capsys, argv)
+    _, text, _ = run_cli(capsys, argv)
     assert "Cohen's kappa" in text and all(s in text for s in shown)
     assert "Cross-table (rows = ann, columns = bob)" in text
-    _, md, _ = _run(capsys, [*argv, "--format", "markdown"])
+    _, md, _ = run_cli(capsys, [*argv, "--format", "markdown"])
     assert f"| Cohen's kappa | {shown[0]} | {shown[1]} | {shown[2]} |" in md
-    _, long, _ = _run(capsys, [*argv, "--format", "csv"])
+    _, long, _ = run_cli(capsys, [*argv, "--format", "csv"])
     rows = list(csv.DictReader(io.StringIO(long)))
     cell = {(r["section"], r["row"], r["column"]): r["value"] for r in rows}
     assert [cell["Coefficients", "Cohen's kappa", k] for k in ("estimate", "low", "high")] == shown
     m = data["cross_table"]["counts"]
     assert cell["Cross-table", "1", "2"] == str(m[0][1])
     target = tmp_path / "out.md"
-    status, out, err = _run(capsys, [*argv, "--format", "markdown", "--output", target])
+    status, out, err = run_cli(capsys, [*argv, "--format", "markdown", "--output", target])
     assert status == 0 and out == "" and str(target) in err
     assert target.read_text(encoding="utf-8") == md
+    _, page, _ = run_cli(capsys, [*argv, "--format", "html"])
+    assert page.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in page
+    assert f'<th scope="row">Cohen&#x27;s kappa</th><td>{shown[0]}</td>' in page
+    assert "<script" not in page and "src=" not in page
+
+
+def test_html_escapes_the_raters_and_their_labels(tmp_path, capsys):
+    path = tmp_path / "tags.csv"
+    path.write_text(
+        '"<i>ann</i>",bob & co\n' + '"<b>yes</b>",no\nno,no\n"<b>yes</b>","<b>yes</b>"\n' * 5
+    )
+    argv = ["agree", path, "--rater", "<i>ann</i>", "--rater", "bob & co", "--size", 50]
+    status, page, err = run_cli(capsys, [*argv, "--format", "html"])
+    assert status == 0, err
+    assert "<b>" not in page and "<i>" not in page
+    assert "&lt;b&gt;yes&lt;/b&gt;" in page and "&lt;i&gt;ann&lt;/i&gt;" in page
+    assert "bob &amp; co" in page
 
 
 def test_few_items_carry_the_simulations_warning(tmp_path, capsys):
     path = tmp_path / "few.csv"
     path.write_text("a,b\n" + "yes,yes\nno,no\nyes,no\nno,no\n" * 5)
-    out = _json(capsys, ["agree", path, "--rater", "a", "--rater", "b", "--size", 200])
+    out = cli_json(capsys, ["agree", path, "--rater", "a", "--rater", "b", "--size", 200])
     for entry in out["coefficients"].values():
         assert "rests on 20 items (fewer than 30)" in entry["warning"]
     assert sum("rests on 20 items" in n for n in out["notes"]) == 4
@@ -209,8 +211,8 @@ def test_strip_labels_merges_whitespace_and_decides_the_categories(tmp_path, cap
     path = tmp_path / "ws.csv"
     path.write_text("a,b\n" + '"yes ",yes\nyes,yes\nno,no\n" no",yes\n' * 10)
     argv = ["agree", path, "--rater", "a", "--rater", "b", "--size", 100]
-    assert _json(capsys, argv)["categories"] == [" no", "no", "yes", "yes "]
-    out = _json(capsys, [*argv, "--strip-labels"])
+    assert cli_json(capsys, argv)["categories"] == [" no", "no", "yes", "yes "]
+    out = cli_json(capsys, [*argv, "--strip-labels"])
     assert out["categories"] == ["no", "yes"]
     assert out["cross_table"]["counts"] == [[10, 10], [0, 20]]  # rows a, columns b
 
@@ -225,10 +227,10 @@ def test_categories_give_the_order_of_the_weights(tmp_path, capsys):
         "a,b\n" + "".join(f"{grades[x]},{grades[y]}\n" for x, y in zip(a, b, strict=True))
     )
     argv = ["agree", path, "--rater", "a", "--rater", "b", "--weights", "linear"]
-    out = _json(capsys, [*argv, "--categories", *grades, "--size", 100])
+    out = cli_json(capsys, [*argv, "--categories", *grades, "--size", 100])
     got = out["coefficients"]["weighted_kappa"]["estimate"]
     assert got == pytest.approx(cohen_kappa_score(a, b, weights="linear"), abs=1e-12)
-    sorted_order = _json(capsys, [*argv, "--size", 100])  # high < low < mid: another value
+    sorted_order = cli_json(capsys, [*argv, "--size", 100])  # high < low < mid: another value
     assert sorted_order["coefficients"]["weighted_kappa"]["estimate"] != pytest.approx(got)
     assert any("(sorted; give --categories" in n for n in sorted_order["notes"])
 
@@ -259,14 +261,16 @@ def test_categories_give_the_order_of_the_weights(tmp_path, capsys):
 def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, body, extra, message):
     path = tmp_path / "bad.csv"
     path.write_text(body)
-    status, out, err = _run(capsys, ["agree", path, *extra])
+    status, out, err = run_cli(capsys, ["agree", path, *extra])
     assert status == 2 and out == ""
     assert err.startswith("clfmetrics: error: ") and err.count("\n") == 1
     assert message in err
 
 
 def test_a_missing_file_is_one_line(tmp_path, capsys):
-    status, out, err = _run(capsys, ["agree", tmp_path / "no.csv", "--rater", "a", "--rater", "b"])
+    status, out, err = run_cli(
+        capsys, ["agree", tmp_path / "no.csv", "--rater", "a", "--rater", "b"]
+    )
     assert status == 2 and out == "" and err.count("\n") == 1 and "no.csv" in err
 
 
@@ -283,7 +287,7 @@ def test_a_parquet_file_gives_the_csv_files_numbers(tmp_path, capsys):
         "(FORMAT parquet)"
     )
     argv = ["--rater", "ann", "--rater", "bob", "--rater", "judge", "--size", 200]
-    from_csv = _json(capsys, ["agree", source, *argv])
-    from_parquet = _json(capsys, ["agree", target, *argv])
+    from_csv = cli_json(capsys, ["agree", source, *argv])
+    from_parquet = cli_json(capsys, ["agree", target, *argv])
     assert from_parquet["coefficients"] == from_csv["coefficients"]
     assert from_parquet["notes"] == from_csv["notes"]

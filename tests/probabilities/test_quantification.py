@@ -82,6 +82,31 @@ def test_the_estimators_equal_quapys(cal_prev, dep_prev):
     assert quiet(y_cal, p_cal, p_dep, method="sld").estimate == pytest.approx(em, abs=1e-10)
 
 
+def test_em_from_the_fitting_prior_equals_quapys_and_resamples_the_deployment_set_alone():
+    # Probabilities calibrated for a uniform prior (the fitting prior), a calibration
+    # sample drawn at another one: EM from the calibration shares is biased, from the
+    # fitting prior it is not.
+    rng = np.random.default_rng(11)
+    fit, truth = [1 / 3] * 3, [0.2, 0.3, 0.5]
+    y_cal, p_cal, y_dep, p_dep = simulated(rng, 300, 8_000, [0.6, 0.3, 0.1], truth)
+    steps = EMQ.MAX_ITER
+    EMQ.MAX_ITER = 10**6
+    try:
+        reference, _ = EMQ.EM(np.array(fit), p_dep, epsilon=1e-15)
+        loose, _ = EMQ.EM(np.array(fit), p_dep)  # QuaPy's default tolerance
+    finally:
+        EMQ.MAX_ITER = steps
+    given = estimate_prevalence(y_cal, p_cal, p_dep, method="em", prior=fit, size=100, rng=0)
+    assert given.estimate == pytest.approx(reference, abs=1e-10)
+    assert given.estimate == pytest.approx(loose, abs=5e-4)
+    assert np.abs(given.estimate - np.bincount(y_dep) / len(y_dep)).max() < 0.02
+    shares = estimate_prevalence(y_cal, p_cal, p_dep, method="em", size=100, rng=0)
+    assert np.abs(shares.estimate - np.bincount(y_dep) / len(y_dep)).max() > 0.05
+    # Taken as known, the prior adds no calibration uncertainty: 8,000 deployment items.
+    assert (given.high - given.low).max() < (shares.high - shares.low).max() / 3
+    assert (given.high - given.low).max() < 0.04
+
+
 def test_adjusted_is_rogan_gladen_for_two_classes_and_takes_any_labels():
     y_cal = ["no"] * 80 + ["yes"] * 20
     pred_cal = ["no"] * 72 + ["yes"] * 8 + ["no"] * 4 + ["yes"] * 16  # TPR 0.8, FPR 0.1
@@ -187,6 +212,33 @@ def test_labels_needed_gives_the_width_asked_for_in_simulation():
     assert more == pytest.approx(4 * fewer, rel=0.01)  # half the width, four times the labels
 
 
+def test_labels_needed_for_three_classes_gives_the_width_asked_for_in_simulation():
+    q = np.array([0.5, 0.3, 0.2])
+    rates = np.array([[0.85, 0.1, 0.1], [0.1, 0.8, 0.15], [0.05, 0.1, 0.75]])
+    deploy = 5000
+    n = labels_needed(0.1, prevalence=q, rates=rates, deployment=deploy)
+    rng = np.random.default_rng(6)
+
+    def judged(y):  # each item's prediction drawn from its class's column of rates
+        return (rng.random(len(y))[:, None] > np.cumsum(rates[:, y].T, axis=1)).sum(axis=1)
+
+    widths = []
+    for _ in range(150):
+        y_cal, y_dep = rng.choice(3, size=n, p=q), rng.choice(3, size=deploy, p=q)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            est = estimate_prevalence(y_cal, judged(y_cal), judged(y_dep), size=400, rng=rng)
+        widths.append(est.high - est.low)
+    widths = np.mean(widths, axis=0)
+    # the widest class's interval is the width asked for; the others are narrower
+    assert widths.max() == pytest.approx(0.1, rel=0.1)
+    assert np.sort(widths)[:2].max() < 0.095
+    # two classes through rates= are the sensitivity/specificity form
+    two = {"prevalence": 0.3, "deployment": 10_000, "calibration_prevalence": 0.2}
+    by_rates = labels_needed(0.04, rates=[[0.9, 0.2], [0.1, 0.8]], **two)
+    assert by_rates == labels_needed(0.04, sensitivity=0.8, specificity=0.9, **two) > 1000
+
+
 def test_the_names_are_public():
     for name in ("estimate_prevalence", "labels_needed", "PrevalenceEstimate"):
         assert name in clfmetrics.__all__ and name in clfmetrics.probabilities.__all__
@@ -216,6 +268,19 @@ Y, P, D = [0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1]
         ),
         (lambda: estimate_prevalence(Y, [1.2, 0, 0, 1], [0.5], method="pcc"), r"\[0, 1\]"),
         (lambda: estimate_prevalence(Y, P, D, level=2), "level must be"),
+        (lambda: estimate_prevalence(Y, P, D, prior=[0.5, 0.5]), "fitting prior of method='em'"),
+        (
+            lambda: estimate_prevalence(Y, [0.5] * 4, [0.5], method="em", prior=[0.6, 0.6]),
+            "sum to 1",
+        ),
+        (
+            lambda: estimate_prevalence(Y, [0.5] * 4, [0.5], method="em", prior=[1, 0]),
+            "positive shares",
+        ),
+        (
+            lambda: estimate_prevalence(Y, [0.5] * 4, [0.5], method="em", prior=[0.2] * 5),
+            "2 numbers, one per class",
+        ),
         (lambda: estimate_prevalence(Y, P[:3], D), "differ in length"),
         (
             lambda: labels_needed(0.1, prevalence=0.2, sensitivity=0.5, specificity=0.5),
@@ -231,6 +296,35 @@ Y, P, D = [0, 0, 1, 1], [0, 1, 1, 1], [0, 1, 1]
         (
             lambda: labels_needed(0.1, prevalence=0.2, sensitivity=0.9, specificity=1.9),
             "specificity must",
+        ),
+        (lambda: labels_needed(0.1, prevalence=0.2), "or rates="),
+        (
+            lambda: labels_needed(0.1, prevalence=[0.5, 0.5], rates=[[0.9, 0.2], [0.2, 0.8]]),
+            "each column summing to 1",
+        ),
+        (
+            lambda: labels_needed(0.1, prevalence=[0.5, 0.5], rates=[[0.5, 0.5], [0.5, 0.5]]),
+            "cannot be inverted",
+        ),
+        (
+            lambda: labels_needed(0.1, prevalence=[0.5, 0.4], rates=[[0.9, 0.2], [0.1, 0.8]]),
+            "prevalence must sum to 1",
+        ),
+        (
+            lambda: labels_needed(0.1, prevalence=[0.5, 0.3, 0.2], rates=np.eye(2)),
+            "3 shares|2 shares",
+        ),
+        (
+            lambda: labels_needed(
+                0.1, prevalence=[0.5, 0.5], rates=np.eye(2), calibration_prevalence=[1, 0]
+            ),
+            "needs every class",
+        ),
+        (
+            lambda: labels_needed(
+                0.1, prevalence=0.5, rates=np.eye(2), sensitivity=0.9, specificity=0.9
+            ),
+            "not both",
         ),
     ],
 )

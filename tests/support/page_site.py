@@ -80,11 +80,11 @@ def explorers(*kinds: str) -> dict:
         "threshold": lambda: threshold_explorer(*screening_sample(), live_figure=False),
         "costs": lambda: cost_curve_explorer(*screening_sample(), live_figure=False),
         "problem": lambda: problem_chooser(problem_table()),
+        # the chapter's chosen judge (the lenient prompt) on next month's answers, 5 % failing
+        "judge": lambda: judge_explorer(
+            0.7, 0.97, 0.05, names=("acceptable", "fails"), live_figure=False
+        ),
     }
-    # the chapter's chosen judge (the lenient prompt) on next month's answers, 5 % failing
-    factories["judge"] = lambda: judge_explorer(
-        0.7, 0.97, 0.05, names=("acceptable", "fails"), live_figure=False
-    )
     assert set(kinds) <= set(factories), f"no explorer kinds {set(kinds) - set(factories)}"
     return {kind: make() for kind, make in factories.items() if not kinds or kind in kinds}
 

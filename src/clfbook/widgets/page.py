@@ -52,8 +52,8 @@ KINDS = {
     ThresholdExplorer: ("threshold", "Threshold explorer", specs.threshold_spec),
     CostCurveExplorer: ("costs", "Cost curve explorer", specs.costs_spec),
     ProblemChooser: ("problem", "From the problem to a plan", specs.problem_spec),
+    JudgeExplorer: ("judge", "Judge explorer", specs.judge_spec),
 }
-KINDS[JudgeExplorer] = ("judge", "Judge explorer", specs.judge_spec)
 
 
 def _kind(explorer) -> tuple[str, str, object]:

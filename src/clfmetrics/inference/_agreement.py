@@ -7,9 +7,17 @@ r"""Intervals of the agreement coefficients, and their coverage in simulation.
   the coefficient, a weighted sum over items, scores every resample of a chunk in one
   product.
 - **Analytic variances.** Cohen's (weighted) kappa: Fleiss, Cohen & Everitt (1969). Gwet's
-  AC1/AC2 and Fleiss' kappa: Gwet's (2008) linearisation, as irrCAC computes it. Both give
-  :math:`\hat\theta \pm z\, \widehat{se}`, clipped at 1. Krippendorff's alpha has no standard
-  one: its bootstrap is what Krippendorff (2011) recommends.
+  AC1/AC2 and Fleiss' kappa: Gwet's (2008) linearisation, as irrCAC computes it. Scott's pi:
+  the delta method on the multinomial cross-table (Gwet's linearisation of Fleiss' kappa,
+  which two raters make pi, without its :math:`N / (N - 1)`). These give
+  :math:`\hat\theta \pm z\, \widehat{se}`, clipped at 1. PABAK is an affine function of
+  the observed agreement :math:`p_o`, a binomial proportion, so its interval is the exact
+  Clopper & Pearson (1934) interval of :math:`p_o` mapped through it (Byrt, Bishop & Carlin
+  1993 give the point estimate alone). Krippendorff's alpha has no standard one: its
+  bootstrap is what Krippendorff (2011) recommends. All assume independent items. In
+  simulation PABAK's exact interval covers at least its level at any number of items (so
+  it carries no few-items warning); pi's normal one, like kappa's, is near its level from
+  a few hundred items and too narrow on a few dozen of a rare class.
 - **Coverage.** :func:`agreement_coverage` simulates raters with a known population value;
   :data:`AGREEMENT_FEW_ITEMS_COVERAGE` keeps what it showed, and an interval from fewer than
   :data:`AGREEMENT_FEW_ITEMS` items carries that warning.
@@ -42,6 +50,7 @@ from ..metrics import (
     scott_pi,
     weighted_kappa,
 )
+from ._binomial import clopper_pearson
 from ._bootstrap import (
     check_level,
     check_size,
@@ -69,6 +78,8 @@ ANALYTIC = {
     "weighted_kappa": "Fleiss, Cohen & Everitt 1969",
     "gwet_ac1": "Gwet 2008",
     "fleiss_kappa": "Gwet 2008",
+    "scott_pi": "delta method, Gwet 2008",
+    "pabak": "Clopper-Pearson of the observed agreement",
 }
 METHODS = ("percentile", "bca", "analytic")
 
@@ -136,8 +147,9 @@ class AgreementInterval(Interval):
 
 
 def _few_items_warning(coefficient: str, items: int, method: str, level: float) -> str | None:
-    """The warning of an interval on fewer than AGREEMENT_FEW_ITEMS items, or None."""
-    if items >= AGREEMENT_FEW_ITEMS:
+    """The warning of an interval on fewer than AGREEMENT_FEW_ITEMS items, or None (also for
+    PABAK's exact interval, whose coverage is at least its level at any number of items)."""
+    if items >= AGREEMENT_FEW_ITEMS or (coefficient == "pabak" and method == "analytic"):
         return None
     study = "krippendorff_alpha" if coefficient == "krippendorff_alpha" else "kappa"
     setting, coverage = AGREEMENT_FEW_ITEMS_STUDY[study], AGREEMENT_FEW_ITEMS_COVERAGE[study]
@@ -207,6 +219,49 @@ def gwet_se(m: np.ndarray, w: np.ndarray) -> float:
     ac_i = (agree - chance) / (1 - chance) - 2 * (1 - ac) * (chance_i - chance) / (1 - chance)
     var = np.sum(m * (ac_i - ac) ** 2) / (total * (total - 1))
     return math.sqrt(var)
+
+
+def scott_pi_se(m: np.ndarray) -> float:
+    r"""The delta-method standard error of Scott's pi, for a multinomial cross-table.
+
+    With proportions :math:`p_{ij}`, pooled shares :math:`\pi_k = (p_{k\cdot} + p_{\cdot k})
+    / 2`, :math:`p_o = \sum_k p_{kk}` and :math:`p_e = \sum_k \pi_k^2`, the gradient of
+    :math:`\pi = (p_o - p_e) / (1 - p_e)` in :math:`p_{ij}` is
+    :math:`g_{ij} = [\delta_{ij} - (1 - \pi)(\pi_i + \pi_j)] / (1 - p_e)`, and
+    :math:`var = [\sum_{ij} p_{ij} g_{ij}^2 - (\sum_{ij} p_{ij} g_{ij})^2] / N`. It is Gwet's
+    (2008) linearised variance of Fleiss' kappa on two ratings per item times
+    :math:`(N - 1) / N`.
+    """
+    total = m.sum()
+    p = m / total
+    pooled = (p.sum(axis=1) + p.sum(axis=0)) / 2
+    chance = pooled @ pooled
+    with np.errstate(invalid="ignore", divide="ignore"):  # one shared class: NaN, as kappa's
+        pi = (np.trace(p) - chance) / (1 - chance)
+        g = (np.eye(len(p)) - (1 - pi) * (pooled[:, None] + pooled[None, :])) / (1 - chance)
+    var = (np.sum(p * g * g) - np.sum(p * g) ** 2) / total
+    return math.sqrt(max(var, 0.0)) if np.isfinite(var) else math.nan
+
+
+# A simulation of coverage (agreement_coverage) asks for the same few counts again and again;
+# each exact interval is a root-finding of its own.
+_exact_ends = functools.lru_cache(maxsize=4096)(clopper_pearson)
+
+
+def pabak_interval(m: np.ndarray, level: float) -> tuple[float, float, float]:
+    r"""PABAK's ends from the Clopper-Pearson interval of the observed agreement, and its se.
+
+    :math:`PABAK = (q\, p_o - 1) / (q - 1)` is increasing in :math:`p_o`, the share of the
+    :math:`N` items on the diagonal: a binomial proportion when the items are independent.
+    Its exact interval maps to PABAK's, whose coverage is then at least ``level`` for any
+    :math:`N`; the se is the delta method's :math:`\frac{q}{q - 1}\sqrt{p_o (1 - p_o) / N}`.
+    """
+    q, total, agree = m.shape[0], int(m.sum()), int(np.trace(m))
+    low, high = _exact_ends(agree, total, level)
+    scale = q / (q - 1)
+    p_o = agree / total
+    se = scale * math.sqrt(p_o * (1 - p_o) / total)
+    return scale * low - 1 / (q - 1), scale * high - 1 / (q - 1), se
 
 
 def fleiss_se(rows: np.ndarray, counts: np.ndarray) -> float:
@@ -309,7 +364,12 @@ def agreement_interval(
     method : {"percentile", "bca", "analytic"}, default "percentile"
         The item bootstrap's percentile or BCa ends, or :math:`\hat\theta \pm z\,se` with the
         analytic standard error: Fleiss, Cohen & Everitt (1969) for kappa and weighted kappa,
-        Gwet (2008) for AC1/AC2 and Fleiss' kappa; none for the others.
+        Gwet (2008) for AC1/AC2 and Fleiss' kappa, the delta method for Scott's pi; for
+        PABAK the exact Clopper & Pearson (1934) interval of the observed agreement mapped
+        through :math:`(q\,p_o - 1)/(q - 1)` (Byrt, Bishop & Carlin 1993), with the delta
+        method's se; none for Krippendorff's alpha. Each assumes independent items, the
+        normal ones a large sample too; :func:`agreement_coverage` with
+        ``method="analytic"`` measures their coverage.
     level : float, default 0.95
     size : int, default 2000
         Resamples of the bootstrap.
@@ -370,8 +430,23 @@ def agreement_interval(
                 warning=_few_items_warning(coefficient, items, method, level),
             )
         n = m.shape[0]
+        if coefficient == "pabak":
+            low, high, se = pabak_interval(m, level)
+            return AgreementInterval(
+                estimate,
+                low,
+                high,
+                level,
+                f"analytic ({ANALYTIC[coefficient]})",
+                coefficient=coefficient,
+                items=items,
+                se=se,
+                warning=_few_items_warning(coefficient, items, "analytic", level),
+            )
         if coefficient == "kappa":
             se = kappa_se(m, np.eye(n))
+        elif coefficient == "scott_pi":
+            se = scott_pi_se(m)
         elif coefficient == "weighted_kappa":
             se = kappa_se(m, agreement_weights("linear" if weights is None else weights, n))
         else:

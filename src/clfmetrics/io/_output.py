@@ -5,7 +5,8 @@
     ``csv`` is one long table ``section,row,column,value`` with the numbers as
     the text prints them; ``html`` is one self-contained page (no script, no
     network), with ``--scores``/``--proba`` the ROC and precision-recall curves
-    and the reliability diagram as inline SVG. :mod:`clfmetrics.reporting._render` says
+    and the reliability diagram as inline SVG (``agree`` and ``prevalence``: the tables
+    alone). :mod:`clfmetrics.reporting._render` says
     how labels are escaped in each. The text shows a few classes where there are
     many (the lowest F1s, the most common) and says where the full table is.
 ``--output FILE``
@@ -46,7 +47,7 @@ def add_output_options(parser, formats=FORMATS) -> None:
         "json": "json",
         "markdown": "markdown",
         "csv": "csv (one long table: section,row,column,value)",
-        "html": "html (one self-contained file, curves as inline SVG)",
+        "html": "html (one self-contained file, no script; report's curves as inline SVG)",
     }
     names = [shown[f] for f in formats]
     parser.add_argument(

@@ -37,6 +37,7 @@ def _numeric(x, name: str) -> np.ndarray:
 
 def check_table(table) -> np.ndarray:
     """``table`` (items x categories) as a float array of whole counts, or a ValueError."""
+    whole = np.issubdtype(np.asarray(table).dtype, np.integer)  # no rounding to check
     arr = _numeric(table, "table")
     items, q = arr.shape
     if items < 1:
@@ -46,7 +47,7 @@ def check_table(table) -> np.ndarray:
             f"table has {q} categor{'y' if q == 1 else 'ies'} (columns): agreement beyond chance "
             "needs at least two"
         )
-    if not np.isfinite(arr).all() or arr.min() < 0 or not np.array_equal(arr, np.round(arr)):
+    if arr.min() < 0 or not (whole or (np.isfinite(arr).all() and (arr == np.round(arr)).all())):
         raise ValueError("table must hold non-negative whole counts of ratings")
     per_item = arr.sum(axis=1)
     few = np.flatnonzero(per_item < 2)

@@ -15,7 +15,8 @@ confusion matrix normalised (rows = predictions, columns = truth). The estimator
 * ``"probabilistic"`` and ``"probabilistic_adjusted"`` (Bella et al. 2010): the same with
   the mean probabilities in place of the counts of predictions;
 * ``"em"``: Saerens, Latinne & Decaestecker (2002), the probabilities re-weighted by the
-  ratio of the new prior to the calibration prior until the prior is their mean.
+  ratio of the new prior to the prior they are calibrated for (the calibration sample's
+  class shares, or ``prior=``: the fitting prior) until the prior is their mean.
 
 An adjusted estimate can leave [0, 1]; it is then clipped and renormalised (QuaPy's
 ``norm="clip"``), and says so. The interval is the percentile bootstrap of **both**
@@ -58,6 +59,8 @@ _SINGULAR = 1e10
 # 1e-12; each resample to 1e-7 or after 200 cycles, since its ends need three digits and a
 # resample whose maximum lies on the simplex's edge (a class at 0) creeps towards it.
 _EM_TOLERANCE, _EM_RESAMPLE_TOLERANCE, _EM_STEPS, _EM_RESAMPLE_STEPS = 1e-12, 1e-7, 10_000, 200
+# The longest SQUAREM extrapolation, in steps along r (Varadhan & Roland bound it too).
+_SQUAREM_MOST = 1e4
 # Numbers held per chunk of resamples (items x classes x resamples).
 _CHUNK_NUMBERS = 2**22
 
@@ -210,15 +213,16 @@ def _em_step(q, prior, p, weights, total):
     return r * (scale @ p) / total
 
 
-def _em(prior, p, weights, tolerance: float, steps: int) -> np.ndarray:
-    """Saerens et al. (2002) for each row of ``weights`` (rows, N) and ``prior`` (rows, n).
+def _em(prior, p, weights, tolerance: float, steps: int, start=None) -> np.ndarray:
+    """Saerens et al. (2002) for each row of ``weights`` (rows, N) and ``prior`` (rows, n),
+    from ``prior`` or from ``start`` (n,), a positive prior nearer the fixed point.
 
     Plain EM crawls where a class is rare (hundreds of steps); each cycle here is two EM steps
     and one extrapolation along them (SQUAREM, Varadhan & Roland 2008), kept inside the
     simplex, then one EM step, which has the same fixed point in far fewer steps.
     """
     total = weights.sum(axis=1, keepdims=True)
-    q = prior.copy()
+    q = prior.copy() if start is None else np.broadcast_to(start, prior.shape).copy()
     active = np.arange(len(q))
     for _ in range(steps):
         if active.size == 0:
@@ -230,7 +234,9 @@ def _em(prior, p, weights, tolerance: float, steps: int) -> np.ndarray:
         r, v = q1 - q0, q2 - 2 * q1 + q0
         rn, vn = np.linalg.norm(r, axis=1), np.linalg.norm(v, axis=1)
         a = -np.divide(rn, vn, out=np.ones_like(rn), where=vn > 0)
-        a = np.minimum(a, -1.0)[:, None]  # a = -1 is the plain double step
+        # a = -1 is the plain double step; near the fixed point r and v are rounding noise
+        # and their ratio anything, so the step is bounded
+        a = np.clip(a, -_SQUAREM_MOST, -1.0)[:, None]
         jump = np.clip(q0 - 2 * a * r + a * a * v, 1e-300, None)
         jump /= jump.sum(axis=1, keepdims=True)
         new = _em_step(jump, *args)
@@ -240,8 +246,12 @@ def _em(prior, p, weights, tolerance: float, steps: int) -> np.ndarray:
     return q
 
 
-def _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, tolerance):
-    """Raw estimates ``(rows, n)`` for calibration weights ``w_cal`` and deployment ``w_dep``."""
+def _estimates(
+    method, truth, pred_cal, pred_dep, w_cal, w_dep, n, tolerance, prior=None, start=None
+):
+    """Raw estimates ``(rows, n)`` for calibration weights ``w_cal`` and deployment ``w_dep``;
+    EM with ``prior`` where given (the fitting prior), else the calibration shares, started
+    from ``start`` where given."""
     if method in _PROBABILISTIC:
         shares = w_dep @ pred_dep / w_dep.sum(axis=1, keepdims=True)
     else:
@@ -251,11 +261,14 @@ def _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, tolerance):
     onehot = np.eye(n)[truth]
     class_items = w_cal @ onehot  # (rows, n)
     if method == "em":
-        prior = class_items / class_items.sum(axis=1, keepdims=True)
+        if prior is None:
+            prior = class_items / class_items.sum(axis=1, keepdims=True)
+        else:
+            prior = np.broadcast_to(prior, class_items.shape).copy()
         out = np.full(shares.shape, np.nan)
         ok = (prior > 0).all(axis=1)
         if ok.any():
-            out[ok] = _em(prior[ok], pred_dep, w_dep[ok], *tolerance)
+            out[ok] = _em(prior[ok], pred_dep, w_dep[ok], *tolerance, start=start)
         return out
     stated = pred_cal if method == "probabilistic_adjusted" else np.eye(n)[pred_cal]
     joint = w_cal @ (stated[:, :, None] * onehot[:, None, :]).reshape(len(truth), n * n)
@@ -292,6 +305,25 @@ def _resample_weights(rng, items: int, rows: int) -> np.ndarray:
     return rng.multinomial(items, np.full(items, 1.0 / items), size=rows).astype(np.float64)
 
 
+def _prior(prior, method: str, n: int) -> np.ndarray | None:
+    """The fitting prior of EM, checked: n shares, each positive, summing to 1."""
+    if prior is None:
+        return None
+    if method != "em":
+        raise ValueError(f"prior= is the fitting prior of method='em'; method is {method!r}")
+    try:
+        out = np.asarray(prior, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"prior must be {n} numbers, one per class; got {prior!r}") from None
+    if out.shape != (n,):
+        raise ValueError(f"prior must be {n} numbers, one per class; got shape {out.shape}")
+    if not (np.isfinite(out).all() and (out > 0).all()):
+        raise ValueError(f"prior must be positive shares (EM divides by them); got {out.tolist()}")
+    if abs(out.sum() - 1) > ROW_SUM_TOLERANCE:
+        raise ValueError(f"prior must sum to 1; it sums to {out.sum():.6g}")
+    return out / out.sum()
+
+
 def estimate_prevalence(
     y_cal,
     pred_cal,
@@ -302,6 +334,7 @@ def estimate_prevalence(
     level=0.95,
     size=2000,
     rng=None,
+    prior=None,
 ) -> PrevalenceEstimate:
     r"""The class prevalence of a deployment set, from a classifier checked on a labelled sample.
 
@@ -317,10 +350,10 @@ def estimate_prevalence(
     * ``"probabilistic_adjusted"``: :math:`\hat q = \bar C^{-1} \frac1N \sum_x p(x)` with
       :math:`\bar C_{ij}` the mean probability of class :math:`i` over the calibration
       items of class :math:`j` (Bella et al. 2010);
-    * ``"em"``: from :math:`q^{(0)} = \pi` (the calibration prevalence),
+    * ``"em"``: from :math:`q^{(0)} = \pi` (the calibration prevalence, or ``prior``),
       :math:`q^{(t+1)}_k = \frac1N \sum_x \frac{p_k(x)\, q^{(t)}_k / \pi_k}
       {\sum_l p_l(x)\, q^{(t)}_l / \pi_l}` until it settles (Saerens et al. 2002); the
-      probabilities must be calibrated for the calibration prior.
+      probabilities must be calibrated for the prior :math:`\pi`.
 
     Parameters
     ----------
@@ -341,6 +374,11 @@ def estimate_prevalence(
     size : int, default 2000
         Resamples of both samples.
     rng : numpy.random.Generator or int, optional
+    prior : sequence of float, optional
+        ``"em"`` only: the prior the probabilities are calibrated for, in label order (the
+        *fitting prior*, the class shares of the data the classifier was fitted on). Default:
+        the calibration sample's class shares, whose sampling error then moves every step.
+        Given, it is taken as known: the interval resamples the deployment set alone.
 
     Returns
     -------
@@ -369,7 +407,15 @@ def estimate_prevalence(
     items; with probabilities it draws a weight per item, ``size`` times the items' work
     (EM: per step). Where definitions coincide the estimates equal QuaPy's: ``CC``, ``PCC``;
     ``ACC`` and ``PACC`` with ``method="inversion"``, ``solver="exact-raise"``,
-    ``norm="clip"``; ``EMQ.EM`` with the calibration prevalence.
+    ``norm="clip"``; ``EMQ.EM`` with the calibration prevalence (or ``prior``) as its
+    training prevalence. Deliberate differences: QuaPy's EM stops when the prior moves by
+    less than 1e-4 (mean absolute change) or after 1,000 steps, this one at 1e-12 (so they
+    agree to about 1e-4 at QuaPy's defaults, to 1e-10 with its ``epsilon`` at 1e-15); a
+    prior with a zero QuaPy smooths, this one refuses; QuaPy's ``ACC`` and ``PACC`` default
+    to ``solver="minimize"`` (least squares inside the simplex), where this inverts exactly
+    and clips, saying so, so that an estimate the rates cannot produce is seen; its
+    aggregative methods fit the rates on cross-validation folds of the training data, where
+    these come from the hand-labelled sample given; its estimates carry no interval.
 
     Examples
     --------
@@ -389,7 +435,8 @@ def estimate_prevalence(
         y_cal, pred_cal, pred_deploy, labels, method in _PROBABILISTIC
     )
     n, n_cal, n_dep = len(labels), len(truth), len(pred_dep)
-    needs_cal = method not in ("classify_and_count", "probabilistic")
+    prior = _prior(prior, method, n)
+    needs_cal = method not in ("classify_and_count", "probabilistic") and prior is None
     if needs_cal:
         present = np.bincount(truth, minlength=n)
         if (present == 0).any():
@@ -399,7 +446,15 @@ def estimate_prevalence(
             )
     one_cal, one_dep = np.ones((1, n_cal)), np.ones((1, n_dep))
     raw = _estimates(
-        method, truth, pred_cal, pred_dep, one_cal, one_dep, n, (_EM_TOLERANCE, _EM_STEPS)
+        method,
+        truth,
+        pred_cal,
+        pred_dep,
+        one_cal,
+        one_dep,
+        n,
+        (_EM_TOLERANCE, _EM_STEPS),
+        prior,
     )[0]
     condition = math.nan
     if method in _ADJUSTED:
@@ -421,11 +476,17 @@ def estimate_prevalence(
         values = np.empty((size, n))
         rows = max(1, _CHUNK_NUMBERS // ((n_cal + n_dep) * n))
         steps = (_EM_RESAMPLE_TOLERANCE, _EM_RESAMPLE_STEPS)
+        # EM's log-likelihood is concave in the prior, so a resample's fixed point does not
+        # depend on the start: from the whole sample's estimate (kept off the simplex's
+        # edge, which multiplicative steps never leave) it is a few steps away.
+        near = None
+        if method == "em" and np.isfinite(raw).all():
+            near = np.clip(raw, 1e-6, None) / np.clip(raw, 1e-6, None).sum()
         for start in range(0, size, rows):
             count = min(rows, size - start)
             w_cal = _resample_weights(rng, n_cal, count) if needs_cal else np.ones((count, n_cal))
             w_dep = _resample_weights(rng, n_dep, count)
-            got = _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, steps)
+            got = _estimates(method, truth, pred_cal, pred_dep, w_cal, w_dep, n, steps, prior, near)
             values[start : start + count] = _clip(got)[0]
     undefined = ~np.isfinite(values).all(axis=1)
     kept = values[~undefined]
@@ -473,13 +534,14 @@ def labels_needed(
     width,
     *,
     prevalence,
-    sensitivity,
-    specificity,
+    sensitivity=None,
+    specificity=None,
+    rates=None,
     deployment=None,
     calibration_prevalence=None,
     level=0.95,
 ) -> int:
-    r"""Hand labels for an adjusted (Rogan–Gladen) prevalence interval of a given width.
+    r"""Hand labels for an adjusted (Rogan–Gladen, or BBSE) prevalence interval of a given width.
 
     For two classes the adjusted estimate :math:`\hat q = (\hat b - F) / (T - F)`, with the
     deployment share :math:`\hat b` of predicted positives, the calibrated true and false
@@ -492,22 +554,39 @@ def labels_needed(
           + \frac{q^2\, T (1 - T)}{n \pi} + \frac{(1 - q)^2 F (1 - F)}{n (1 - \pi)}\right],
 
     :math:`b = F + q J`, with :math:`n` calibration labels of which a share :math:`\pi`
-    positive. The interval :math:`\hat q \pm z\,se` is ``width`` wide for the smallest such
-    :math:`n`, returned.
+    positive. For :math:`k` classes (``rates`` :math:`C`, ``C[i, j]`` = P(predicted ``i`` |
+    true ``j``)) the estimate :math:`\hat q = \hat C^{-1} \hat b` has, by the same delta
+    method,
+
+    .. math::
+
+        var(\hat q) \approx C^{-1} \left[\frac{diag(b) - b b^T}{N_{dep}}
+          + \sum_j \frac{q_j^2\,(diag(C_j) - C_j C_j^T)}{n \pi_j}\right] C^{-T},
+
+    :math:`b = C q`, :math:`C_j` the column of class :math:`j` (each column of :math:`\hat C`
+    a multinomial share of the :math:`n \pi_j` labels of class :math:`j`); for two classes it
+    is the formula above. The interval :math:`\hat q_i \pm z\,se_i` is at most ``width``
+    wide for every class :math:`i` for the smallest such :math:`n`, returned.
 
     Parameters
     ----------
     width : float
-        Total width of the interval wanted (high - low), in prevalence units.
-    prevalence : float
-        The deployment prevalence expected, :math:`q`.
-    sensitivity, specificity : float
-        The classifier's expected rates.
+        Total width of the interval wanted (high - low), in prevalence units; for many classes
+        that of the class whose interval is widest.
+    prevalence : float or sequence of float
+        The deployment prevalence expected: :math:`q` of the positive class (two classes), or
+        one share per class in the order of ``rates``.
+    sensitivity, specificity : float, optional
+        Two classes: the classifier's expected rates (give these, or ``rates``).
+    rates : array_like (k, k), optional
+        The classifier's expected rates, ``rates[i, j]`` = P(predicted ``i`` | true ``j``):
+        rows = predictions, each column summing to 1 (for two classes
+        ``[[spec, 1 - sens], [1 - spec, sens]]``).
     deployment : int, optional
         Deployment items (default: so many that their own share is exact).
-    calibration_prevalence : float, optional
-        Share of positives among the hand-labelled items (default ``prevalence``: a random
-        sample of the deployment set).
+    calibration_prevalence : float or sequence of float, optional
+        Share of each class (two classes: of positives) among the hand-labelled items
+        (default ``prevalence``: a random sample of the deployment set).
     level : float, default 0.95
 
     Returns
@@ -517,46 +596,118 @@ def labels_needed(
     Raises
     ------
     ValueError
-        For values outside their ranges, a classifier with sensitivity + specificity <= 1,
-        or a width the deployment set alone already exceeds.
+        For values outside their ranges, a two-class classifier with sensitivity +
+        specificity <= 1, rates that are not a square matrix of columns summing to 1 or
+        that cannot be inverted, or a width the deployment set alone already exceeds.
+
+    Notes
+    -----
+    The delta method is a large-sample approximation: in simulation (with
+    :func:`estimate_prevalence`'s bootstrap) it is close at moderate prevalence and
+    optimistic for a rare class, where it is a lower bound of the labels needed.
 
     Examples
     --------
     >>> labels_needed(0.1, prevalence=0.2, sensitivity=0.85, specificity=0.9)
     267
+    >>> labels_needed(0.1, prevalence=[0.8, 0.2], rates=[[0.9, 0.15], [0.1, 0.85]])
+    267
     """
     level = check_level(level)
-    for name, value in (
-        ("prevalence", prevalence),
-        ("sensitivity", sensitivity),
-        ("specificity", specificity),
-    ):
-        if not 0 <= value <= 1:
-            raise ValueError(f"{name} must lie in [0, 1]; got {value!r}")
-    pi = prevalence if calibration_prevalence is None else calibration_prevalence
-    if not 0 < pi < 1:
-        raise ValueError(
-            f"the hand-labelled sample needs both classes: calibration_prevalence {pi!r}"
-        )
     if not 0 < width < 1:
         raise ValueError(f"width must lie in (0, 1); got {width!r}")
-    t, f, q = sensitivity, 1.0 - specificity, prevalence
-    j = t - f
-    if j <= 0:
+    c, q, pi = _planned_rates(prevalence, sensitivity, specificity, rates, calibration_prevalence)
+    k = len(q)
+    try:
+        inverse = np.linalg.inv(c)
+    except np.linalg.LinAlgError:
+        inverse = None
+    if inverse is None or np.linalg.cond(c) >= _SINGULAR:
         raise ValueError(
-            "sensitivity + specificity must exceed 1: otherwise the classifier says nothing "
-            "about the prevalence"
+            "the rates cannot be inverted: the classifier does not tell the classes apart, "
+            "so no number of labels gives the prevalence"
         )
-    b = f + q * j
+    b = c @ q
+    shares = (np.diag(b) - np.outer(b, b)) / (1 if deployment is None else deployment)
+    from_deployment = np.diag(inverse @ shares @ inverse.T) if deployment is not None else 0.0
+    per_label = np.zeros((k, k))
+    for j in range(k):
+        if q[j] > 0:
+            column = c[:, j]
+            per_label += q[j] ** 2 * (np.diag(column) - np.outer(column, column)) / pi[j]
+    per_label = np.diag(inverse @ per_label @ inverse.T)
     z = NormalDist().inv_cdf(0.5 + level / 2)
-    target = (width / (2 * z)) ** 2 * j * j
-    from_deployment = 0.0 if deployment is None else b * (1 - b) / deployment
-    per_label = q * q * t * (1 - t) / pi + (1 - q) ** 2 * f * (1 - f) / (1 - pi)
-    if target <= from_deployment:
+    target = (width / (2 * z)) ** 2
+    if np.any(target <= from_deployment):
         raise ValueError(
             f"the deployment set alone ({deployment} items) gives an interval wider than "
             f"{width:g}: no number of labels is enough"
         )
-    if per_label == 0:
+    need = per_label / (target - from_deployment)
+    worst = float(np.max(need))
+    if worst <= 0:
         return 1
-    return max(1, math.ceil(per_label / (target - from_deployment)))
+    return max(1, math.ceil(worst))
+
+
+def _planned_rates(prevalence, sensitivity, specificity, rates, calibration_prevalence):
+    """The rates matrix, the prevalence and the calibration shares of :func:`labels_needed`."""
+    if rates is None:
+        if sensitivity is None or specificity is None:
+            raise ValueError("give sensitivity and specificity (two classes), or rates=")
+        for name, value in (
+            ("prevalence", prevalence),
+            ("sensitivity", sensitivity),
+            ("specificity", specificity),
+        ):
+            if not np.isscalar(value) or not 0 <= value <= 1:
+                raise ValueError(f"{name} must lie in [0, 1]; got {value!r}")
+        if sensitivity + specificity <= 1:
+            raise ValueError(
+                "sensitivity + specificity must exceed 1: otherwise the classifier says "
+                "nothing about the prevalence"
+            )
+        t, f = sensitivity, 1.0 - specificity
+        c = np.array([[1 - f, 1 - t], [f, t]])
+        q = np.array([1 - prevalence, prevalence], dtype=float)
+        pi = prevalence if calibration_prevalence is None else calibration_prevalence
+        if not np.isscalar(pi) or not 0 < pi < 1:
+            raise ValueError(
+                f"the hand-labelled sample needs both classes: calibration_prevalence {pi!r}"
+            )
+        return c, q, np.array([1 - pi, pi])
+    if sensitivity is not None or specificity is not None:
+        raise ValueError("give rates= or sensitivity and specificity, not both")
+    c = np.asarray(rates, dtype=float)
+    if c.ndim != 2 or c.shape[0] != c.shape[1] or c.shape[0] < 2:
+        raise ValueError(f"rates must be a square matrix of 2 classes or more; got {c.shape}")
+    k = c.shape[0]
+    if not np.isfinite(c).all() or (c < 0).any() or np.abs(c.sum(axis=0) - 1).max() > 1e-9:
+        raise ValueError(
+            "rates must hold P(predicted i | true j) in column j: non-negative, each column "
+            "summing to 1"
+        )
+    q = _shares(prevalence, k, "prevalence", positive=False)
+    pi = (
+        q
+        if calibration_prevalence is None
+        else _shares(calibration_prevalence, k, "calibration_prevalence", positive=True)
+    )
+    if (pi <= 0).any():
+        raise ValueError(
+            "the hand-labelled sample needs every class: calibration_prevalence (default "
+            f"prevalence) has a zero share {pi.tolist()}"
+        )
+    return c, q, pi
+
+
+def _shares(value, k: int, name: str, positive: bool) -> np.ndarray:
+    """``k`` shares in [0, 1] summing to 1 (two classes: a scalar is the second's)."""
+    if np.isscalar(value) and k == 2:
+        value = [1 - value, value]
+    out = np.asarray(value, dtype=float)
+    if out.shape != (k,) or not np.isfinite(out).all() or (out < 0).any() or (out > 1).any():
+        raise ValueError(f"{name} must be {k} shares in [0, 1], one per class; got {value!r}")
+    if abs(out.sum() - 1) > 1e-9:
+        raise ValueError(f"{name} must sum to 1; it sums to {out.sum():.6g}")
+    return out

@@ -8,6 +8,7 @@ from ._report import Report, report, report_from_counts
 # to the report, its AUC methods, its decision sections and plans, the sections and their
 # renderings.
 from ._decisions import parse_thresholds as parse_thresholds
+from ._html import document as document
 from ._plan import check_plan as check_plan
 from ._plan import follow_plan as follow_plan
 from ._plan import needs_scores as needs_scores
