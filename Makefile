@@ -129,9 +129,8 @@ requirements: $(UV_STAMP)
 	  -o requirements-dev.txt
 
 # The HTML build also zips every chapter's executed notebook (_ext/book_downloads.py); the PDF
-# is a single-page build of the same sources (its outputs from the HTML build's execution
-# cache), printed by Debian's Chromium (src/clfbook/tooling/pdf.py). Both sit at the site's
-# root, linked from every page's footer.
+# is the HTML build's pages joined into one, printed by Debian's Chromium
+# (src/clfbook/tooling/pdf.py). Both sit at the site's root, linked from every page's footer.
 html: $(BOOK_STAMP)
 	$(BIN)/jupyter-book build . $(BUILD_FLAGS)
 

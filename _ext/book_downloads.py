@@ -7,8 +7,8 @@
   one file. The zip is built from those published copies, never from the build's
   ``jupyter_execute/`` (which still holds the hidden checks).
 - **The PDF** (:data:`PDF`) is printed after the HTML build by ``python -m
-  clfbook.tooling.pdf`` (``make pdf``, which ``make book`` runs), from a single-page build of
-  the same sources.
+  clfbook.tooling.pdf`` (``make pdf``, which ``make book`` runs), from the HTML build's own
+  pages joined into one.
 - **Executed copies from the cache too**: see :func:`_cached_outputs_reach_the_copy`.
 - **The single page builds**: see :func:`_single_page_translates_what_html_does`.
 - **A link to both** under every page's footer (the theme's ``extra_footer``, with each

@@ -75,8 +75,8 @@ def _book_command(out: Path) -> list[str]:
     return [str(JUPYTER_BOOK), "build", str(ROOT), "--path-output", str(out), *flags]
 
 
-#: Once the book job has ended well, the whole book as one PDF into its ``_build/html``: a
-#: single-page build from its execution cache, printed by Chromium (``make pdf``'s tool).
+#: Once the book job has ended well, the whole book as one PDF into its ``_build/html``: its
+#: pages joined into one, printed by Chromium (``make pdf``'s tool).
 _AFTER_BOOK = """
 book="$1"; shift
 while [ ! -s "$book/status" ]; do sleep 2; done

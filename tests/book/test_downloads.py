@@ -127,6 +127,62 @@ def test_footer_links_both_files_through_the_pages_own_paths():
     ]
 
 
+def _page(head: str, article: str) -> str:
+    return (
+        f"<!DOCTYPE html><html><head>{head}</head><body><nav>menu</nav>"
+        f'<article class="bd-article">{article}</article></body></html>'
+    )
+
+
+def test_the_pdf_joins_the_built_pages_into_one(browser, tmp_path):
+    """Two pages of a site, as the HTML build writes them, joined: each article after its
+    ``document-`` anchor, in order; a link to the other page leads to its place (its own
+    anchor where it names one); the site's other addresses relative to its root; the head
+    loads what either page's head loads, once."""
+    from clfbook.tooling import pdf
+
+    (tmp_path / "chapters" / "api").mkdir(parents=True)
+    (tmp_path / "_static").mkdir()
+    (tmp_path / "_static" / "a.css").write_text("p { color: red }")
+    (tmp_path / "_static" / "math.js").write_text("window.mathLoaded = true;")
+    (tmp_path / "chapters" / "a.html").write_text(
+        _page(
+            '<link rel="stylesheet" href="../_static/a.css">',
+            '<section id="sec-a"><h1>A</h1><p><a href="api/b.html#there">b there</a> '
+            '<a href="api/b.html">b</a> <a href="#sec-a">here</a> '
+            '<a href="https://example.org/x">out</a> <img src="../_images/f.png"></p></section>',
+        )
+    )
+    (tmp_path / "chapters" / "api" / "b.html").write_text(
+        _page(
+            '<link rel="stylesheet" href="../../_static/a.css">'
+            "<script>window.MathJax = {};</script>"
+            '<script defer src="../../_static/math.js"></script>',
+            '<section id="sec-b"><h1>B</h1><p id="there">'
+            '<a href="../a.html">back</a></p></section>',
+        )
+    )
+    joined = pdf.join_pages(browser, tmp_path, ["chapters/a", "chapters/api/b"])
+    assert joined.index('<span id="document-chapters/a"></span><section id="sec-a">') < (
+        joined.index('<span id="document-chapters/api/b"></span><section id="sec-b">')
+    )
+    assert joined.count("<nav>menu</nav>") == 1 and joined.count("<article") == 1
+    assert 'href="#there"' in joined and 'href="#document-chapters/api/b"' in joined
+    assert 'href="#sec-a"' in joined and 'href="#document-chapters/a"' in joined
+    assert 'href="https://example.org/x"' in joined and 'src="_images/f.png"' in joined
+    assert joined.count('href="_static/a.css"') == 1
+    assert joined.count("window.MathJax = {};") == 1
+    assert joined.count('src="_static/math.js"') == 1
+
+
+def test_the_pdf_needs_every_page_built(tmp_path, capsys):
+    from clfbook.tooling import pdf
+
+    (tmp_path / "_toc.yml").write_text("root: chapters/intro\n")
+    with pytest.raises(SystemExit, match=r"lacks chapters/intro\.html: build the book first"):
+        pdf.main(["--root", str(tmp_path)])
+
+
 # -- the built book ---------------------------------------------------------------------
 
 

@@ -54,7 +54,7 @@ def test_correlated_resplits_need_the_corrected_test():
 
 def test_chapter_16_states_the_small_sample_coverage_and_chapter_17_collects_it():
     text16 = chapter("16-real-classifier")
-    assert "auc_coverage(n_pos, n_neg, auc_worst.estimate," in text16
+    assert "cover = {m: dict(zip(KEYS, AUC_COVERAGE[(*STUDY, m)])) for m in AUC_METHODS}" in text16
     assert "None keeps its promise" in text16
     text17 = chapter("17-is-the-difference-real")
     assert "## What each interval covers, and where it falls short" in text17
@@ -92,12 +92,17 @@ def test_the_harmonic_macro_recall_mechanism_is_the_discordant_images():
 
 
 def test_chapter_16s_coverage_study_has_the_sets_to_rank_bca_and_shows_the_misses_side():
-    """D16-1: the study of the digit's AUC intervals runs enough test sets to tell BCa from
-    the percentile interval (by the shipped table's gap at that cell), shows on which side
-    the intervals miss, and its table of cells is the shipped one."""
+    """D16-1: the study of the digit's AUC intervals (the shipped table's cell, which the
+    chapter reruns in part) has enough test sets to tell BCa from the percentile interval,
+    shows on which side the intervals miss, and its table of cells is the shipped one."""
     text = chapter("16-real-classifier")
-    sets = int(re.search(r"COV_SETS = (\d+) ", text).group(1))
-    bca, pct = (AUC_COVERAGE[(14, 25, 0.96, m)][0] for m in ("bca", "percentile"))
+    study = re.search(r"STUDY = \((\d+), (\d+), ([\d.]+)\)", text)
+    cell = (int(study[1]), int(study[2]), float(study[3]))
+    assert cell == (14, 25, 0.96)
+    assert "rerun = simulate_cell(*STUDY, methods=" in text
+    sets = AUC_COVERAGE[(*cell, "bca")][4]
+    assert sets == AUC_COVERAGE[(*cell, "percentile")][4]
+    bca, pct = (AUC_COVERAGE[(*cell, m)][0] for m in ("bca", "percentile"))
     assert bca - pct > 2 * math.hypot(*(math.sqrt(c * (1 - c) / sets) for c in (bca, pct)))
     assert "detail=True" in text and "The interval lay wholly *above*" in text
     assert "AUC_COVERAGE[(small, RATIO, a, m)][0]" in text

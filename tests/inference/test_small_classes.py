@@ -1,8 +1,9 @@
 """The simulated coverage table of the ROC AUC intervals, how it is read, and the flag.
 
 The table (``AUC_COVERAGE``) is written by ``python -m clfbook.tooling.auc_coverage_table``;
-these tests rerun one of its rows with other seeds (a few seconds), check that the file is
-what the script writes, and check the reading and the report's flag against it.
+these tests rerun one of its rows with other seeds (a few seconds) and one of its cells by the
+script's own code path (its numbers to the last digit), check that the file is what the script
+writes, and check the reading and the report's flag against it.
 """
 
 from __future__ import annotations
@@ -44,6 +45,19 @@ def test_a_row_of_the_table_is_reproduced_by_a_fresh_simulation():
         assert abs(rerun - stored) < 3 * se, (method, rerun, stored)
 
 
+def test_a_cell_of_the_table_is_what_the_scripts_code_computes_today():
+    """The script's own simulation of a cell (the smallest: 10 positives, as many negatives,
+    AUC 0.96), seeded as the script seeds it, gives the stored row to its last digit: the
+    table was written by the procedure the library ships now, not by an older draw."""
+    cell = (10, 1, 0.96)
+    found = script.simulate_cell(*cell)
+    assert set(found) == set(METHODS)
+    for method, row in found.items():
+        stored = AUC_COVERAGE[(*cell, method)]
+        again = tuple(round(row[k], 4) for k in ("cover", "above", "below", "width"))
+        assert again == stored[:4], (method, again, stored)
+
+
 def test_the_table_is_what_the_script_writes():
     """Every cell of the script's grid is there, and the file is the script's text of it."""
     assert (table.SMALL, table.RATIOS, table.AUCS, table.METHODS, table.SEED) == (
@@ -77,9 +91,9 @@ def test_the_table_is_what_the_script_writes():
     written = pathlib.Path(table.__file__).read_text(encoding="utf-8").splitlines()
     again = script._module(cells, ap, 0).splitlines()
     assert [w for w in written if "minutes" not in w] == [w for w in again if "minutes" not in w]
-    for (small, ratio, _, method), (cover, above, below, width, n) in AUC_COVERAGE.items():
+    for (small, ratio, auc, method), (cover, above, below, width, n) in AUC_COVERAGE.items():
         assert abs(cover + above + below - 1) < 2e-4 and width > 0
-        assert n == script.sets_of(small, ratio, method)
+        assert n == script.sets_of(small, ratio, auc, method)
 
 
 def test_the_table_is_read_from_the_side_of_lower_coverage():

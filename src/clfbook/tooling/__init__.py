@@ -9,6 +9,6 @@
   server's contents manager that does it when a chapter opens (``binder/jupyter``).
 * :mod:`~clfbook.tooling.glue` -- the chapters' ``glue``: myst-nb's, keeping each value in
   the kernel, where JupyterLab's inline expressions read it.
-* :mod:`~clfbook.tooling.pdf` -- the whole book as one PDF (``make pdf``): a single-page
-  build printed by Debian's Chromium.
+* :mod:`~clfbook.tooling.pdf` -- the whole book as one PDF (``make pdf``): the HTML build's
+  pages joined into one, printed by Debian's Chromium.
 """

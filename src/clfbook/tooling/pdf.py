@@ -1,11 +1,18 @@
-"""The whole book as one PDF: a single-page build of the same sources, printed by Chromium.
+"""The whole book as one PDF: the HTML build's own pages, joined into one and printed by Chromium.
 
-``python -m clfbook.tooling.pdf [--path-output DIR]`` (``make pdf``) runs ``jupyter-book build
---builder singlehtml`` on the book (every chapter's outputs come from the execution cache the
-HTML build filled, so nothing runs twice) into ``DIR/_build/singlehtml``, opens that page in
-Debian's Chromium (Playwright drives it; Playwright's own browser download is never used) and
-prints it to ``DIR/_build/html/evaluating-classifiers.pdf``, beside the site that links to it
-(``_ext/book_downloads.py``).
+``python -m clfbook.tooling.pdf [--path-output DIR]`` (``make pdf``, after the HTML build)
+reads the pages of ``DIR/_build/html`` in the table of contents' order, joins their articles
+into one page (:func:`join_pages`), opens it in Debian's Chromium (Playwright drives it;
+Playwright's own browser download is never used) and prints it to
+``DIR/_build/html/evaluating-classifiers.pdf``, beside the site that links to it
+(``_ext/book_downloads.py``). No second Sphinx build: the PDF holds what the site holds.
+
+The joined page is the first page's, its article the articles of every page, each after an
+anchor ``document-<page>`` (the name Sphinx's single-page builder gives a page's start); its
+head also loads what any page's head loads (MathJax only where a page has math). A link to
+another page of the book leads to that page's place in the joined page (``#document-<page>``,
+or the target's own anchor); every other address of the site is relative to its root, where
+the joined page is written while it is printed.
 
 Before printing, the page is made a book:
 
@@ -28,8 +35,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -52,13 +57,79 @@ MARGIN_MM = 16
 PRINT_WIDTH_PX = round((210 - 2 * MARGIN_MM) / 25.4 * 96 / SCALE)
 #: A long page on a busy machine: typesetting a few thousand formulas takes a while.
 TIMEOUT_MS = 600_000
+#: The address the pages are read from while they are joined (``fetch`` needs an origin;
+#: ``file://`` has none): answered from the HTML build's folder, never from a network.
+SITE = "https://book.invalid/"
+
+#: Every page's article joined into the first page, in the order given: the HTML of the
+#: joined page, every address of the site made relative to the site's root. ``pages`` are
+#: the pages' paths under the root (``chapters/intro.html``), ``docs`` their names.
+JOIN_PAGES = r"""async ({site, pages, docs}) => {
+    const place = new Map(pages.map((page, i) => [new URL(page, site).href, docs[i]]));
+    const read = async page => {
+        const url = new URL(page, site).href;
+        const response = await fetch(url);
+        if (!response.ok) throw new Error(`${page}: ${response.status}`);
+        const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
+        return {url, doc};
+    };
+    const read_all = await Promise.all(pages.map(read));
+    // Each address made the joined page's: a book page's is its place in the joined page,
+    // any other of the site relative to the root, the rest of the web as it is.
+    const relocate = (doc, url) => {
+        for (const el of doc.querySelectorAll('[href], [src]')) {
+            for (const name of ['href', 'src']) {
+                const value = el.getAttribute(name);
+                if (value === null || value.startsWith('data:')) continue;
+                const target = new URL(value, url);
+                if (target.origin !== new URL(site).origin) continue;
+                const bare = target.origin + target.pathname;
+                if (name === 'href' && el.tagName === 'A' && place.has(bare)) {
+                    el.setAttribute(name, target.hash || `#document-${place.get(bare)}`);
+                } else {
+                    el.setAttribute(name, target.pathname.slice(1) + target.search + target.hash);
+                }
+            }
+        }
+    };
+    read_all.forEach(({url, doc}) => relocate(doc, url));
+    const shell = read_all[0].doc;
+    // The head: what any page loads, once (a page's own stylesheet or script, MathJax's
+    // settings and component where the first page has no math), each page's order kept.
+    const key = el => el.getAttribute('src') || el.getAttribute('href') || el.textContent;
+    const wanted = 'script, style, link[rel="stylesheet"]';
+    const seen = new Set([...shell.head.querySelectorAll(wanted)].map(key));
+    for (const {doc} of read_all.slice(1)) {
+        for (const el of doc.head.querySelectorAll(wanted)) {
+            if (seen.has(key(el))) continue;
+            seen.add(key(el));
+            shell.head.append(shell.importNode(el, true));
+        }
+    }
+    const article = shell.querySelector('article.bd-article');
+    const parts = read_all.map(({doc}, i) => {
+        const own = doc.querySelector('article.bd-article');
+        if (!own) throw new Error(`${pages[i]}: no article`);
+        const anchor = shell.createElement('span');
+        anchor.id = `document-${docs[i]}`;
+        return [anchor, ...[...own.childNodes].map(node => shell.importNode(node, true))];
+    });
+    article.replaceChildren(...parts.flat());
+    return '<!DOCTYPE html>\n' + shell.documentElement.outerHTML;
+}"""
+
+#: Whether the joined page loads MathJax (a book whose math is typeset when it is built
+#: has none to wait for).
+HAS_MATHJAX = """() => [...document.scripts].some(s => /mathjax/i.test(s.src))"""
 
 #: Every formula typeset (MathJax's ui/lazy typesets one when it scrolls into view) and every
 #: figure loaded (those below a page's first load lazily); the number of formulas.
 TYPESET_AND_LOAD = """async () => {
-    await MathJax.startup.promise;
-    const doc = MathJax.startup.document;
-    if (doc.lazyTypesetAll) await doc.lazyTypesetAll();
+    if (window.MathJax && MathJax.startup) {
+        await MathJax.startup.promise;
+        const doc = MathJax.startup.document;
+        if (doc.lazyTypesetAll) await doc.lazyTypesetAll();
+    }
     const images = [...document.querySelectorAll('img')];
     images.forEach(img => { img.loading = 'eager'; });
     await Promise.all(images.map(img => img.complete ? null
@@ -68,10 +139,10 @@ TYPESET_AND_LOAD = """async () => {
 }"""
 
 #: Each chapter's solutions (and self-check answers) moved to a "Solutions" section at its end,
-#: unfolded. A chapter is what follows one of the single page's ``document-`` anchors.
+#: unfolded. A chapter is what follows one of the joined page's ``document-`` anchors.
 SOLUTIONS_AT_CHAPTER_END = r"""() => {
-    // A chapter is the section after one of the single page's "document-" anchors; the root
-    // page's section holds the others, so an answer belongs to its innermost chapter.
+    // A chapter is the section after one of the joined page's "document-" anchors (an
+    // answer belongs to its innermost chapter).
     for (const anchor of document.querySelectorAll('span[id^="document-"]')) {
         const section = anchor.nextElementSibling;
         if (section && section.tagName === 'SECTION') section.dataset.clfChapter = anchor.id;
@@ -186,54 +257,83 @@ def _route(route) -> None:
     return route.abort()
 
 
-def single_page(root: Path, path_output: Path) -> Path:
-    """The single page, at the top of its build.
-
-    Sphinx writes it as the root page's file (``chapters/intro.html``; ``index.html`` only
-    redirects there), but with every address relative to the build's top (``_static/``,
-    ``_images/``), so it is printed from a copy there.
-    """
+def book_pages(root: Path) -> list[str]:
+    """The pages of the table of contents in its order (sections after their chapter), by
+    name (``chapters/intro``): the order of the single-page builder's toctree."""
     import yaml
 
-    first = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))["root"]
-    folder = path_output / "_build" / "singlehtml"
-    written = folder / f"{Path(first).with_suffix('')}.html"
-    top = folder / f"{Path(PDF).stem}.html"
-    if written.is_file():
-        top.write_bytes(written.read_bytes())
-    return top
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    names = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries:
+            names.append(entry["file"])
+            walk(entry.get("sections", []))
+
+    for part in toc.get("parts", []):
+        walk(part["chapters"])
+    return [str(Path(name).with_suffix("")) for name in names]
 
 
-def build_single_page(root: Path, path_output: Path) -> Path:
-    """``jupyter-book build --builder singlehtml`` with the book's flags; the page."""
-    jupyter_book = Path(sys.executable).parent / "jupyter-book"
-    command = [str(jupyter_book), "build", str(root), "--builder", "singlehtml"]
-    command += ["--path-output", str(path_output), "-W", "-n", "--keep-going"]
-    subprocess.run(command, check=True)
-    return single_page(root, path_output)
+#: The empty page the joining runs in (at the site's address: ``fetch``'s origin).
+BLANK = f"{SITE}_join.html"
 
 
-def print_pdf(page_html: Path, target: Path) -> dict:
-    """Print ``page_html`` to ``target``; what was done (formulas, solutions moved, seconds)."""
+def _site(built_html: Path):
+    """Answer the joining's addresses from the HTML build's folder (and the empty page)."""
+    top = built_html.resolve()
+
+    def answer(route) -> None:
+        url = route.request.url
+        if url == BLANK:
+            return route.fulfill(body="<!DOCTYPE html><html></html>", content_type="text/html")
+        path = (top / url[len(SITE) :].split("?")[0].split("#")[0]).resolve()
+        if path.is_file() and path.is_relative_to(top):
+            return route.fulfill(path=str(path))
+        return route.fulfill(status=404, body="")
+
+    return answer
+
+
+def join_pages(browser, built_html: Path, docs: list[str]) -> str:
+    """The HTML of every page in ``docs`` joined into one (see the module's docstring)."""
+    page = browser.new_page()
+    try:
+        page.route(re.compile(r"^https?://"), lambda route: route.abort())
+        page.route(f"{SITE}**", _site(built_html))
+        page.goto(BLANK)
+        pages = [f"{doc}.html" for doc in docs]
+        return page.evaluate(JOIN_PAGES, {"site": SITE, "pages": pages, "docs": docs})
+    finally:
+        page.close()
+
+
+def print_pdf(built_html: Path, docs: list[str], target: Path) -> dict:
+    """Print the pages ``docs`` of ``built_html``, joined, to ``target``; what was done
+    (formulas typeset, formulas shrunk, solutions moved, seconds)."""
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists():
         raise SystemExit(f"{CHROMIUM} is missing: `make pdf` installs Debian's chromium")
     start = time.monotonic()
+    # Written at the site's root while it is printed, so its relative addresses resolve.
+    joined = built_html / f"{Path(PDF).stem}.html"
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_FLAGS
         )
         try:
+            joined.write_text(join_pages(browser, built_html, docs), encoding="utf-8")
             # The paper's printable width (A4 less the margins), so the page is laid out at
             # the width it is printed at (wider, its right side was cut off).
             page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1400})
             page.set_default_timeout(TIMEOUT_MS)
             page.route(re.compile(r"^https?://"), _route)
-            page.goto(page_html.resolve().as_uri(), wait_until="load")
-            page.wait_for_function(
-                "() => window.MathJax && MathJax.startup && MathJax.startup.promise"
-            )
+            page.goto(joined.resolve().as_uri(), wait_until="load")
+            if page.evaluate(HAS_MATHJAX):
+                page.wait_for_function(
+                    "() => window.MathJax && MathJax.startup && MathJax.startup.promise"
+                )
             formulas = page.evaluate(TYPESET_AND_LOAD)
             moved = page.evaluate(SOLUTIONS_AT_CHAPTER_END)
             page.add_style_tag(content=PRINT_CSS)
@@ -259,6 +359,7 @@ def print_pdf(page_html: Path, target: Path) -> dict:
             )
         finally:
             browser.close()
+            joined.unlink(missing_ok=True)
     return {
         "formulas": formulas,
         "shrunk": shrunk,
@@ -280,22 +381,17 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="the folder holding _build (default: the book's folder), as jupyter-book's",
     )
-    parser.add_argument(
-        "--no-build", action="store_true", help="print the existing single-page build"
-    )
     args = parser.parse_args(argv)
-    out = args.path_output or args.root
-    start = time.monotonic()
-    if args.no_build:
-        page = single_page(args.root, out)
-    else:
-        page = build_single_page(args.root, out)
-    built = time.monotonic() - start
-    target = out / "_build" / "html" / PDF
-    done = print_pdf(page, target)
+    built_html = (args.path_output or args.root) / "_build" / "html"
+    docs = book_pages(args.root)
+    missing = [doc for doc in docs if not (built_html / f"{doc}.html").is_file()]
+    if missing:
+        raise SystemExit(f"{built_html} lacks {missing[0]}.html: build the book first (make html)")
+    target = built_html / PDF
+    done = print_pdf(built_html, docs, target)
     size = os.path.getsize(target) / 1e6
     print(
-        f"{target}: {size:.1f} MB; single page built in {built:.0f} s, printed in "
+        f"{target}: {size:.1f} MB, {len(docs)} pages joined and printed in "
         f"{done['seconds']:.0f} s ({done['formulas']} formulas, {done['shrunk']} shrunk to fit, "
         f"{done['solutions']} solutions moved)"
     )
