@@ -10,7 +10,6 @@
   clfbook.tooling.pdf`` (``make pdf``, which ``make book`` runs), from the HTML build's own
   pages joined into one.
 - **Executed copies from the cache too**: see :func:`_cached_outputs_reach_the_copy`.
-- **The single page builds**: see :func:`_single_page_translates_what_html_does`.
 - **A link to both** under every page's footer (the theme's ``extra_footer``, with each
   page's own relative path), and the ``{book-download}`` role for a link in the text:
   ``{book-download}`pdf``` or ``{book-download}`all the notebooks <notebooks>```.
@@ -38,7 +37,7 @@ AFTER_HIDDEN_CHECKS = 900
 
 class book_download(nodes.Inline, nodes.TextElement):
     """A link to one of :data:`FILES`, made a plain reference relative to its page once the
-    page is resolved (the page's address depends on the builder: single page or not)."""
+    page is resolved (as the page's own relative path)."""
 
 
 class BookDownloadRole(SphinxRole):
@@ -100,22 +99,6 @@ def _build_finished(app, exception) -> None:
         write_notebooks(Path(app.outdir))
 
 
-def _single_page_translates_what_html_does(app) -> None:
-    """The single page's translator knows every node the pages' translator knows.
-
-    Sphinx looks a node's HTML handlers up under the builder's name, and under its format
-    only when no extension registered any for that name; one does for ``singlehtml``, so the
-    nodes registered for ``html`` alone (``sphinx-jupyterbook-latex``'s ``HiddenCellNode``,
-    which every visible toctree carries) would stop the single page's build.
-    """
-    if app.builder.name != "singlehtml":
-        return
-    handlers = app.registry.translation_handlers
-    single = handlers.setdefault(app.builder.name, {})
-    for name, pair in handlers.get("html", {}).items():
-        single.setdefault(name, pair)
-
-
 def _cached_outputs_reach_the_copy() -> None:
     """A notebook read from the execution cache keeps its outputs in the executed copy.
 
@@ -144,7 +127,6 @@ def _cached_outputs_reach_the_copy() -> None:
 
 def setup(app):
     _cached_outputs_reach_the_copy()
-    app.connect("builder-inited", _single_page_translates_what_html_does)
     app.add_role("book-download", BookDownloadRole())
     app.connect("doctree-resolved", _resolve)
     app.connect("html-page-context", _page_context)
