@@ -206,10 +206,12 @@ def _em_step(q, prior, p, weights, total):
     """One EM step for each row: E (re-weighted probabilities), M (their weighted mean).
 
     With r = q / prior, item i's new probabilities are p_i * r / (p_i . r); their weighted
-    mean is r * sum_i (w_i / (p_i . r)) p_i: two products, no (rows, N, n) array.
+    mean is r * sum_i (w_i / (p_i . r)) p_i: two products, no (rows, N, n) array, and the
+    weights divided in place, so that one (rows, N) array is in use (in cache) at a time.
     """
     r = q / prior
-    scale = weights / (r @ p.T)
+    scale = r @ p.T
+    np.divide(weights, scale, out=scale)
     return r * (scale @ p) / total
 
 
@@ -224,10 +226,12 @@ def _em(prior, p, weights, tolerance: float, steps: int, start=None) -> np.ndarr
     total = weights.sum(axis=1, keepdims=True)
     q = prior.copy() if start is None else np.broadcast_to(start, prior.shape).copy()
     active = np.arange(len(q))
+    args = (prior, p, weights, total)
     for _ in range(steps):
         if active.size == 0:
             break
-        args = (prior[active], p, weights[active], total[active])
+        if len(args[0]) != active.size:  # copy the rows still moving only when some stop
+            args = (prior[active], p, weights[active], total[active])
         q0 = q[active]
         q1 = _em_step(q0, *args)
         q2 = _em_step(q1, *args)
