@@ -107,9 +107,11 @@ def test_em_from_the_fitting_prior_equals_quapys_and_resamples_the_deployment_se
     assert (given.high - given.low).max() < 0.04
 
 
-def test_each_resample_of_the_stacked_em_is_its_own_em_and_quapys():
+def test_each_resample_of_the_stacked_em_is_its_own_em_and_quapys(monkeypatch):
     # The resamples iterate as one stack, each frozen as it settles: each row must be the
-    # EM of its own resample, whatever the other rows do (one settling early, one late).
+    # EM of its own resample, whatever the other rows do (one settling early, one late);
+    # and a step's blocks of items (here three, the last one short) must add up to it.
+    from clfmetrics.probabilities import _quantification
     from clfmetrics.probabilities._quantification import _em
 
     rng = np.random.default_rng(5)
@@ -119,6 +121,9 @@ def test_each_resample_of_the_stacked_em_is_its_own_em_and_quapys():
     prior = np.tile(np.bincount(y_cal) / len(y_cal), (5, 1))
     prior[0] = [0.2, 0.3, 0.5]  # a row farther from its fixed point, settling later
     stacked = _em(prior, p_dep, weights, 1e-12, 10_000)
+    monkeypatch.setattr(_quantification, "_EM_BLOCK_NUMBERS", 1)  # blocks of 256 items
+    assert _em(prior, p_dep, weights, 1e-12, 10_000) == pytest.approx(stacked, abs=1e-13)
+    monkeypatch.undo()
     steps = EMQ.MAX_ITER
     EMQ.MAX_ITER = 10**6
     try:
