@@ -7,11 +7,12 @@ Two forms of data, both with the items along one axis:
 * **ratings**, ``ratings[r, i]`` = the value rater ``r`` gave item ``i``, NaN where the rater
   gave none (raters x items), the form of Krippendorff's alpha (Krippendorff 2011).
 
-Both coefficients are sums over items, so each is written once on per-item quantities
-weighted by how often the item occurs (``weights``, one row per weighting): the
-coefficient of the data is the row of ones, and the bootstrap of items (in
-:mod:`clfmetrics.inference`) draws the weights of the distinct items as one multinomial per
-resample and scores them all in one product.
+Both coefficients are functions of sums over items: Fleiss' of the mean share of agreeing
+pairs and the pooled category shares, Krippendorff's of the coincidence matrix. The
+bootstrap of items (in :mod:`clfmetrics.inference`) weights per-item quantities by how often
+each distinct item occurs (``weights``, one row per resample, drawn as one multinomial) and
+scores them all in one product; the coefficient of the data takes the same sums straight
+from the table or the value counts, with no per-item arrays (millions of items).
 """
 
 from __future__ import annotations
