@@ -116,3 +116,28 @@ def test_both_are_public():
 def test_bad_input_is_a_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+@pytest.mark.parametrize(
+    "values",
+    [
+        [-7.0, -3.0, 0.0, 2.0, 40.0],  # whole numbers with gaps: counted, then looked up
+        [0.5, 1.0, 1.5, 2.25, 3.0],  # not whole: sorted
+        [1.0, 2.0, 3.0, 2.0**60, 2.0**61],  # whole but beyond the counted range: sorted
+    ],
+)
+def test_krippendorff_alpha_equals_the_package_for_values_counted_or_sorted(level, values):
+    rng = np.random.default_rng(7)
+    codes = random_ratings(rng, 4, 200, 5, missing=0.2)
+    ratings = np.where(np.isnan(codes), np.nan, np.take(values, np.nan_to_num(codes).astype(int)))
+    want = krippendorff.alpha(ratings, level_of_measurement=level)
+    assert krippendorff_alpha(ratings, level=level) == pytest.approx(want, abs=1e-12)
+
+
+def test_fleiss_kappa_of_integer_and_float_tables_agree():
+    rng = np.random.default_rng(3)
+    table, _ = aggregate_raters(random_ratings(rng, 6, 500, 4, 0).T.astype(int), n_cat=4)
+    want = statsmodels_fleiss(table)
+    for form in (table, table.astype(np.uint8), table.astype(float), table.tolist()):
+        assert fleiss_kappa(form) == pytest.approx(want, abs=1e-12)

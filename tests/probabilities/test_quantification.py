@@ -107,6 +107,35 @@ def test_em_from_the_fitting_prior_equals_quapys_and_resamples_the_deployment_se
     assert (given.high - given.low).max() < 0.04
 
 
+def test_each_resample_of_the_stacked_em_is_its_own_em_and_quapys(monkeypatch):
+    # The resamples iterate as one stack, each frozen as it settles: each row must be the
+    # EM of its own resample, whatever the other rows do (one settling early, one late);
+    # and a step's blocks of items (here three, the last one short) must add up to it.
+    from clfmetrics.probabilities import _quantification
+    from clfmetrics.probabilities._quantification import _em
+
+    rng = np.random.default_rng(5)
+    y_cal, _, _, p_dep = simulated(rng, 300, 600, [1 / 3] * 3, [0.7, 0.25, 0.05])
+    picks = rng.integers(0, len(p_dep), size=(5, len(p_dep)))
+    weights = np.stack([np.bincount(row, minlength=len(p_dep)) for row in picks]).astype(float)
+    prior = np.tile(np.bincount(y_cal) / len(y_cal), (5, 1))
+    prior[0] = [0.2, 0.3, 0.5]  # a row farther from its fixed point, settling later
+    stacked = _em(prior, p_dep, weights, 1e-12, 10_000)
+    monkeypatch.setattr(_quantification, "_EM_BLOCK_NUMBERS", 1)  # blocks of 256 items
+    assert _em(prior, p_dep, weights, 1e-12, 10_000) == pytest.approx(stacked, abs=1e-13)
+    monkeypatch.undo()
+    steps = EMQ.MAX_ITER
+    EMQ.MAX_ITER = 10**6
+    try:
+        for b in range(5):
+            alone = _em(prior[b : b + 1], p_dep, weights[b : b + 1], 1e-12, 10_000)[0]
+            assert stacked[b] == pytest.approx(alone, abs=1e-12)
+            quapy, _ = EMQ.EM(prior[b], p_dep[picks[b]], epsilon=1e-15)
+            assert stacked[b] == pytest.approx(quapy, abs=1e-10)
+    finally:
+        EMQ.MAX_ITER = steps
+
+
 def test_adjusted_is_rogan_gladen_for_two_classes_and_takes_any_labels():
     y_cal = ["no"] * 80 + ["yes"] * 20
     pred_cal = ["no"] * 72 + ["yes"] * 8 + ["no"] * 4 + ["yes"] * 16  # TPR 0.8, FPR 0.1

@@ -7,6 +7,7 @@ returned float array with the private helpers; nothing downstream re-checks.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -94,7 +95,10 @@ def reject_masked(x, name: str, kind: str = "counts") -> None:
     the message suggests how, by ``kind`` (a key of ``MASK_HINTS``): ``x.filled(0)``
     for a matrix, the unmasked items for labels and scores, chosen values otherwise.
     """
-    if np.ma.is_masked(x):
+    # numpy 2 imports numpy.ma on first use (7 ms, once per process, a CLI call's start):
+    # a masked array cannot exist before it is imported
+    ma = sys.modules.get("numpy.ma")
+    if ma is not None and ma.is_masked(x):
         raise ValueError(
             f"{name} is a masked array with masked entries, and the mask would be ignored; "
             f"pass a plain array ({MASK_HINTS[kind]})"

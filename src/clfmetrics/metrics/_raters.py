@@ -7,11 +7,12 @@ Two forms of data, both with the items along one axis:
 * **ratings**, ``ratings[r, i]`` = the value rater ``r`` gave item ``i``, NaN where the rater
   gave none (raters x items), the form of Krippendorff's alpha (Krippendorff 2011).
 
-Both coefficients are sums over items, so each is written once on per-item quantities
-weighted by how often the item occurs (``weights``, one row per weighting): the
-coefficient of the data is the row of ones, and the bootstrap of items (in
-:mod:`clfmetrics.inference`) draws the weights of the distinct items as one multinomial per
-resample and scores them all in one product.
+Both coefficients are functions of sums over items: Fleiss' of the mean share of agreeing
+pairs and the pooled category shares, Krippendorff's of the coincidence matrix. The
+bootstrap of items (in :mod:`clfmetrics.inference`) weights per-item quantities by how often
+each distinct item occurs (``weights``, one row per resample, drawn as one multinomial) and
+scores them all in one product; the coefficient of the data takes the same sums straight
+from the table or the value counts, with no per-item arrays (millions of items).
 """
 
 from __future__ import annotations
@@ -24,10 +25,16 @@ from .._base.checks import reject_masked
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
 
-def _numeric(x, name: str) -> np.ndarray:
+def _numeric(x, name: str, whole: bool = False) -> np.ndarray:
+    """``x`` as a 2-d float array; ``whole``: integers kept (as int64), which need no
+    conversion nor a check of rounding."""
     reject_masked(x, name, "ratings" if name == "ratings" else "counts")
     try:
-        arr = np.asarray(x, dtype=np.float64)
+        arr = np.asarray(x)
+        if whole and np.issubdtype(arr.dtype, np.integer):
+            arr = arr.astype(np.int64, copy=False)  # its sums cannot overflow
+        else:
+            arr = np.asarray(arr, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be an array of numbers (NaN for a missing rating)") from None
     if arr.ndim != 2:
@@ -36,9 +43,10 @@ def _numeric(x, name: str) -> np.ndarray:
 
 
 def check_table(table) -> np.ndarray:
-    """``table`` (items x categories) as a float array of whole counts, or a ValueError."""
-    whole = np.issubdtype(np.asarray(table).dtype, np.integer)  # no rounding to check
-    arr = _numeric(table, "table")
+    """``table`` (items x categories) as an array of whole counts (int64 where given as
+    integers, else float), or a ValueError."""
+    arr = _numeric(table, "table", whole=True)
+    whole = arr.dtype == np.int64  # no rounding to check
     items, q = arr.shape
     if items < 1:
         raise ValueError("table has no items (rows)")
@@ -49,7 +57,7 @@ def check_table(table) -> np.ndarray:
         )
     if arr.min() < 0 or not (whole or (np.isfinite(arr).all() and (arr == np.round(arr)).all())):
         raise ValueError("table must hold non-negative whole counts of ratings")
-    per_item = arr.sum(axis=1)
+    per_item = arr @ np.ones(q, dtype=arr.dtype)  # a product: faster than sum(axis=1)
     few = np.flatnonzero(per_item < 2)
     if few.size:
         raise ValueError(
@@ -74,11 +82,15 @@ def fleiss_parts(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def fleiss_of(agree: np.ndarray, shares: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Fleiss' kappa of items weighted by ``weights`` (rows, items): NaN where undefined."""
     total = weights.sum(axis=-1)
-    observed = weights @ agree / total
-    p = weights @ shares / total[:, None]
+    return _fleiss(weights @ agree / total, weights @ shares / total[:, None])
+
+
+def _fleiss(observed: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Fleiss' kappa ``(rows,)`` from the mean share of agreeing pairs ``observed`` (rows,)
+    and the pooled category shares ``p`` (rows, categories)."""
     chance = np.einsum("sk,sk->s", p, p)
     den = 1.0 - chance
-    out = np.full(total.shape, np.nan)
+    out = np.full(chance.shape, np.nan)
     np.divide(observed - chance, den, out=out, where=den > 1e-15)
     return out
 
@@ -128,8 +140,14 @@ def fleiss_kappa(table):
     0.4932
     """
     arr = check_table(table)
-    agree, shares = fleiss_parts(arr)
-    return float(fleiss_of(agree, shares, np.ones((1, arr.shape[0])))[0])
+    # every item has the same n ratings, so the means over items are sums over the table:
+    # no per-item arrays
+    items = arr.shape[0]
+    n = float(arr[0].sum())
+    ratings = items * n
+    observed = (float(np.vdot(arr, arr)) - ratings) / (ratings * (n - 1))
+    p = (np.ones(items, dtype=arr.dtype) @ arr) / ratings
+    return float(_fleiss(np.array([observed]), p[None])[0])
 
 
 def check_ratings(ratings, categories=None) -> tuple[np.ndarray, np.ndarray]:
@@ -140,11 +158,11 @@ def check_ratings(ratings, categories=None) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"ratings must have at least two raters (rows); got {raters}")
     if items < 1:
         raise ValueError("ratings has no items (columns)")
-    given = arr[~np.isnan(arr)]
-    if not np.isfinite(given).all():
+    rated = ~np.isnan(arr)
+    if np.isinf(arr).any():
         raise ValueError("ratings must be finite numbers, NaN for a missing rating")
     if categories is None:
-        domain = np.unique(given)
+        domain, codes = _domain(arr, rated)
     else:
         try:
             domain = np.unique(np.asarray(categories, dtype=np.float64))
@@ -152,24 +170,67 @@ def check_ratings(ratings, categories=None) -> tuple[np.ndarray, np.ndarray]:
             raise ValueError(f"categories must be numbers; got {categories!r}") from None
         if domain.size != np.size(categories) or not np.isfinite(domain).all():
             raise ValueError("categories must be distinct finite numbers")
+        given = arr[rated]
         outside = given[~np.isin(given, domain)]
         if outside.size:
             raise ValueError(
                 f"ratings hold {outside[0]:g}, which is not among the categories "
                 f"{', '.join(f'{c:g}' for c in domain)}"
             )
+        codes = np.full(arr.shape, domain.size, dtype=np.intp)
+        codes[rated] = np.searchsorted(domain, given)
     if domain.size < 2:
         raise ValueError(
             "ratings use a single category: agreement beyond chance needs at least two "
             "(give categories= for the ones the raters could have used)"
         )
-    index = np.searchsorted(domain, np.where(np.isnan(arr), domain[0], arr))
-    counts = np.zeros((items, domain.size))
-    rated = ~np.isnan(arr)
-    np.add.at(counts, (np.broadcast_to(np.arange(items), arr.shape)[rated], index[rated]), 1.0)
-    if not (counts.sum(axis=1) >= 2).any():
+    # one bincount of the (value, item) cells, the missing ratings in a row of their own
+    # (np.add.at is many times slower); held value-major, so the sums over items run along
+    # contiguous memory
+    v = domain.size
+    cells = (codes * items + np.arange(items)).ravel()
+    by_value = np.bincount(cells, minlength=(v + 1) * items)[: v * items]
+    counts = by_value.astype(np.float64).reshape(v, items).T
+    if not (np.ones(v) @ counts.T >= 2).any():
         raise ValueError("no item has two ratings: there is no pair of ratings to compare")
     return counts, domain
+
+
+def _domain(arr: np.ndarray, rated: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``arr`` (finite or NaN) and the index of each rating among
+    them, ``(raters, items)`` with the number of values where a rating is missing.
+
+    Ratings are mostly small whole numbers: those are counted (a few passes) rather than
+    sorted as ``np.unique`` does (the most of alpha's time on millions of ratings).
+    """
+    low, high = np.fmin.reduce(arr, axis=None), np.fmax.reduce(arr, axis=None)  # NaN-blind
+    if -(2.0**52) < low and high < 2.0**52 and high - low < 2**16:
+        shifted = arr - low
+        offset = np.floor(shifted)
+        if np.count_nonzero(shifted == offset) == np.count_nonzero(rated):  # NaN is unequal
+            span = int(high - low) + 1
+            np.copyto(offset, span, where=~rated)
+            offset = offset.astype(np.intp)
+            present = np.bincount(offset.ravel(), minlength=span + 1)[:span] > 0
+            if not present.all():
+                offset = np.append(np.cumsum(present) - 1, np.count_nonzero(present))[offset]
+            return low + np.flatnonzero(present), offset
+    given = arr[rated]
+    domain = np.unique(given)
+    codes = np.full(arr.shape, domain.size, dtype=np.intp)
+    codes[rated] = np.searchsorted(domain, given)
+    return domain, codes
+
+
+def coincidences(counts: np.ndarray) -> np.ndarray:
+    """``(V, V)``: the coincidences of all the items, the sum of
+    :func:`coincidences_per_item`, as one product of the value counts ``(items, V)``."""
+    m = counts.sum(axis=1)
+    scale = np.divide(1.0, m - 1, out=np.zeros_like(m), where=m >= 2)
+    scaled = counts * scale[:, None]
+    out = scaled.T @ counts
+    out[np.diag_indices_from(out)] -= scaled.sum(axis=0)
+    return out
 
 
 def coincidences_per_item(counts: np.ndarray) -> np.ndarray:
@@ -207,7 +268,11 @@ def _distances(domain: np.ndarray, level: str, n_v: np.ndarray) -> np.ndarray:
 def alpha_of(per_item: np.ndarray, domain: np.ndarray, level: str, weights) -> np.ndarray:
     """Krippendorff's alpha of items weighted by ``weights`` (rows, items): NaN where undefined."""
     v = domain.size
-    o = (weights @ per_item).reshape(-1, v, v)
+    return _alpha((weights @ per_item).reshape(-1, v, v), domain, level)
+
+
+def _alpha(o: np.ndarray, domain: np.ndarray, level: str) -> np.ndarray:
+    """Krippendorff's alpha ``(rows,)`` of coincidences ``o`` (rows, V, V)."""
     n_v = o.sum(axis=1)
     n = n_v.sum(axis=1)
     d = _distances(domain, level, n_v)
@@ -281,5 +346,4 @@ def krippendorff_alpha(ratings, *, level="nominal", categories=None):
     """
     level = check_measurement(level)
     counts, domain = check_ratings(ratings, categories)
-    per_item = coincidences_per_item(counts)
-    return float(alpha_of(per_item, domain, level, np.ones((1, len(counts))))[0])
+    return float(_alpha(coincidences(counts)[None], domain, level)[0])

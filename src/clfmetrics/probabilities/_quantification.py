@@ -63,6 +63,8 @@ _EM_TOLERANCE, _EM_RESAMPLE_TOLERANCE, _EM_STEPS, _EM_RESAMPLE_STEPS = 1e-12, 1e
 _SQUAREM_MOST = 1e4
 # Numbers held per chunk of resamples (items x classes x resamples).
 _CHUNK_NUMBERS = 2**22
+# Numbers of the (rows, items) array of one block of an EM step.
+_EM_BLOCK_NUMBERS = 2**16
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,11 +208,20 @@ def _em_step(q, prior, p, weights, total):
     """One EM step for each row: E (re-weighted probabilities), M (their weighted mean).
 
     With r = q / prior, item i's new probabilities are p_i * r / (p_i . r); their weighted
-    mean is r * sum_i (w_i / (p_i . r)) p_i: two products, no (rows, N, n) array.
+    mean is r * sum_i (w_i / (p_i . r)) p_i: two products, no (rows, N, n) array. They run
+    on blocks of items, each (rows, block) array in cache: the products are thin (n columns),
+    memory-bound, and BLAS's threads cost more than they save on them (a block's product is
+    small enough for OpenBLAS to keep it on one thread).
     """
     r = q / prior
-    scale = weights / (r @ p.T)
-    return r * (scale @ p) / total
+    block = max(256, _EM_BLOCK_NUMBERS // len(r))
+    acc = np.zeros(r.shape)
+    for start in range(0, len(p), block):
+        part = p[start : start + block]
+        scale = r @ part.T
+        np.divide(weights[:, start : start + block], scale, out=scale)
+        acc += scale @ part
+    return r * acc / total
 
 
 def _em(prior, p, weights, tolerance: float, steps: int, start=None) -> np.ndarray:
@@ -224,10 +235,12 @@ def _em(prior, p, weights, tolerance: float, steps: int, start=None) -> np.ndarr
     total = weights.sum(axis=1, keepdims=True)
     q = prior.copy() if start is None else np.broadcast_to(start, prior.shape).copy()
     active = np.arange(len(q))
+    args = (prior, p, weights, total)
     for _ in range(steps):
         if active.size == 0:
             break
-        args = (prior[active], p, weights[active], total[active])
+        if len(args[0]) != active.size:  # copy the rows still moving only when some stop
+            args = (prior[active], p, weights[active], total[active])
         q0 = q[active]
         q1 = _em_step(q0, *args)
         q2 = _em_step(q1, *args)
@@ -252,10 +265,12 @@ def _estimates(
     """Raw estimates ``(rows, n)`` for calibration weights ``w_cal`` and deployment ``w_dep``;
     EM with ``prior`` where given (the fitting prior), else the calibration shares, started
     from ``start`` where given."""
-    if method in _PROBABILISTIC:
-        shares = w_dep @ pred_dep / w_dep.sum(axis=1, keepdims=True)
-    else:
-        shares = _bincount_rows(w_dep, pred_dep, n) / w_dep.sum(axis=1, keepdims=True)
+    if method != "em":  # EM's estimate is its fixed point, not the deployment set's mean
+        total = w_dep.sum(axis=1, keepdims=True)
+        if method in _PROBABILISTIC:
+            shares = w_dep @ pred_dep / total
+        else:
+            shares = _bincount_rows(w_dep, pred_dep, n) / total
     if method in ("classify_and_count", "probabilistic"):
         return shares
     onehot = np.eye(n)[truth]
@@ -265,7 +280,7 @@ def _estimates(
             prior = class_items / class_items.sum(axis=1, keepdims=True)
         else:
             prior = np.broadcast_to(prior, class_items.shape).copy()
-        out = np.full(shares.shape, np.nan)
+        out = np.full((len(w_dep), n), np.nan)
         ok = (prior > 0).all(axis=1)
         if ok.any():
             out[ok] = _em(prior[ok], pred_dep, w_dep[ok], *tolerance, start=start)
