@@ -182,3 +182,11 @@ def test_coverage_with_detail_splits_the_misses(method):
     assert row["width"] > 0
     plain = auc_coverage(20, 60, 0.9, methods=(method,), sets=40, size=200, rng=1)
     assert plain[method] == row["cover"]
+
+
+def test_the_cell_of_a_large_balanced_set_is_the_balanced_one():
+    # Rounded from the side of lower coverage by the set's own ratio, not by the ratio of
+    # its larger class to the rounded-down smaller one.
+    cell = AUC_COVERAGE[(100, 1, 0.9, "percentile")][0]
+    assert expected_coverage(10_000, 10_000, 0.9) == cell
+    assert expected_coverage(500, 2_400, 0.9) == AUC_COVERAGE[(100, 5, 0.9, "percentile")][0]

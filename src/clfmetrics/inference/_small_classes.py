@@ -145,7 +145,9 @@ def _cell(n_pos: int, n_neg: int, auc: float):
     if small < SMALL[0] or far > AUCS[-1]:
         return None
     row = max(s for s in SMALL if s <= small)
-    ratio = next((r for r in RATIOS if r * row >= large), RATIOS[-1])
+    # The test set's own ratio of the classes, rounded up (not the ratio to the rounded-down
+    # row: 10,000 items a class is a balanced set, not one a hundred to one).
+    ratio = next((r for r in RATIOS if r * small >= large), RATIOS[-1])
     column = next(a for a in AUCS if a >= far - 1e-12)
     return row, ratio, column
 
