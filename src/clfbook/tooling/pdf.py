@@ -9,8 +9,6 @@ prints it to ``DIR/_build/html/evaluating-classifiers.pdf``, beside the site tha
 
 Before printing, the page is made a book:
 
-- **every formula typeset**: the pages typeset lazily (a formula when it scrolls into view:
-  ``_config.yml``), which a print never does, so MathJax typesets them all first;
 - **every figure loaded**: the figures below the first of a page load lazily too;
 - **the explorers' static figures**: an explorer's controls need a reader; its starting state
   is the figure above it, which stays (``_static/explorers.css`` hides the controls in print);
@@ -19,8 +17,9 @@ Before printing, the page is made a book:
   unfolded, each titled with the exercise it solves (its link leads back). The quick
   self-checks' answers go there too.
 
-MathJax is the page's own copy when the site serves one, else the CDN's address is answered
-from the django-static-mathjax wheel: the printer asks no other site for anything.
+The formulas are typeset when the book is built (``_ext/page_math.py``: KaTeX's HTML, with its
+stylesheet and fonts in the site's ``_static``), so the printer waits for the fonts only and
+asks no other site for anything.
 """
 
 from __future__ import annotations
@@ -44,27 +43,24 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
 ]
 PDF = "evaluating-classifiers.pdf"
-MATHJAX_CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/mathjax@3/es5/(?P<path>[^?#]+)")
 #: The pages' type printed at 80 %: at 100 % the theme's screen-sized type took 481 A4 pages.
 SCALE = 0.8
 #: A4's 210 mm less 2 x 16 mm of margin, at CSS's 96 px to the inch, over the scale.
 MARGIN_MM = 16
 PRINT_WIDTH_PX = round((210 - 2 * MARGIN_MM) / 25.4 * 96 / SCALE)
-#: A long page on a busy machine: typesetting a few thousand formulas takes a while.
+#: A long page on a busy machine: laying out the whole book takes a while.
 TIMEOUT_MS = 600_000
 
-#: Every formula typeset (MathJax's ui/lazy typesets one when it scrolls into view) and every
-#: figure loaded (those below a page's first load lazily); the number of formulas.
-TYPESET_AND_LOAD = """async () => {
-    await MathJax.startup.promise;
-    const doc = MathJax.startup.document;
-    if (doc.lazyTypesetAll) await doc.lazyTypesetAll();
+#: Every figure loaded (those below a page's first load lazily) and every font the page uses
+#: (KaTeX's among them); the number of formulas.
+LOAD_ALL = """async () => {
     const images = [...document.querySelectorAll('img')];
     images.forEach(img => { img.loading = 'eager'; });
     await Promise.all(images.map(img => img.complete ? null
         : new Promise(done => { img.addEventListener('load', done);
                                 img.addEventListener('error', done); })));
-    return document.querySelectorAll('mjx-container').length;
+    await document.fonts.ready;
+    return document.querySelectorAll('.katex').length;
 }"""
 
 #: Each chapter's solutions (and self-check answers) moved to a "Solutions" section at its end,
@@ -154,10 +150,13 @@ PRINT_CSS = """
 #: scrolls sideways, on paper its right end was cut off. Run at the print's width; the count.
 FIT_WIDE_FORMULAS = """() => {
     let shrunk = 0;
-    for (const el of document.querySelectorAll('mjx-container[display="true"]')) {
-        const room = el.parentElement.clientWidth, width = el.scrollWidth;
+    for (const el of document.querySelectorAll('.katex-display > .katex')) {
+        // the formula's own width: its HTML scrolls inside the column (katex-math.css)
+        const html = el.querySelector(':scope > .katex-html') || el;
+        const room = el.parentElement.clientWidth, width = html.scrollWidth;
         if (width > room && room > 0) {
-            el.style.fontSize = `${Math.floor(100 * room / width)}%`;
+            const size = parseFloat(getComputedStyle(el).fontSize);
+            el.style.fontSize = `${(0.99 * size * room / width).toFixed(2)}px`;
             shrunk += 1;
         }
     }
@@ -168,22 +167,6 @@ FOOTER = (
     '<div style="font-size:8px;width:100%;text-align:center;color:#555">'
     '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
 )
-
-
-def _mathjax_dir() -> Path:
-    import mathjax  # the django-static-mathjax wheel
-
-    return Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
-
-
-def _route(route) -> None:
-    """Answer MathJax's CDN from the wheel; refuse every other site (nothing else is needed)."""
-    match = MATHJAX_CDN.match(route.request.url)
-    if match:
-        local = _mathjax_dir() / match.group("path")
-        if local.is_file():
-            return route.fulfill(path=str(local))
-    return route.abort()
 
 
 def single_page(root: Path, path_output: Path) -> Path:
@@ -229,12 +212,10 @@ def print_pdf(page_html: Path, target: Path) -> dict:
             # the width it is printed at (wider, its right side was cut off).
             page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1400})
             page.set_default_timeout(TIMEOUT_MS)
-            page.route(re.compile(r"^https?://"), _route)
+            # The page needs no other site (its files are the site's): refuse every other.
+            page.route(re.compile(r"^https?://"), lambda route: route.abort())
             page.goto(page_html.resolve().as_uri(), wait_until="load")
-            page.wait_for_function(
-                "() => window.MathJax && MathJax.startup && MathJax.startup.promise"
-            )
-            formulas = page.evaluate(TYPESET_AND_LOAD)
+            formulas = page.evaluate(LOAD_ALL)
             moved = page.evaluate(SOLUTIONS_AT_CHAPTER_END)
             page.add_style_tag(content=PRINT_CSS)
             page.emulate_media(media="print")
