@@ -17,6 +17,7 @@ import textwrap
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from chapter_runner import ROOT, toc_files
 
 sys.path.insert(0, str(ROOT / "_ext"))
@@ -229,6 +230,8 @@ $$
 BAD_FORMULA = "\nA formula KaTeX cannot parse: $\\notacommand{x}$.\n"
 
 
+# Two Sphinx builds (seconds): with the book's tier, not in `make check`.
+@pytest.mark.book
 def test_formulas_are_typeset_with_the_books_macros_and_a_bad_one_fails_the_build(tmp_path):
     """The book's renderer (sphinxcontrib-katex's, with the book's options) typesets the
     book's macro, numbers equations and links references to them, with no math script. A
