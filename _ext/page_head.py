@@ -1,5 +1,5 @@
-"""What each page's ``<head>`` asks for: nothing from another site (MathJax is the site's own,
-``page_mathjax.py``), and a description.
+"""What each page's ``<head>`` asks for: nothing from another site (the formulas come typeset,
+with KaTeX's stylesheet from the site: ``page_math.py``), and a description.
 
 - **Widget state.** nbclient saves the state of every ipywidget a chapter creates into the
   notebook's metadata, and myst-nb then embeds it and loads ``require.js`` and the
@@ -28,8 +28,8 @@
   (``.fa-sun:before`` and the ``@font-face`` rules), and ``fontawesome.js`` (540 kB) replaces
   every ``<i class="fa-...">`` by an inline SVG and then watches every change of the page for
   more. On a phone that script was the theme's costliest in main-thread work (under
-  Lighthouse's 4x slowdown; more on pages where MathJax typesets as the reader scrolls). The
-  pages drop it: the same icons are drawn by the font the stylesheet already declares.
+  Lighthouse's 4x slowdown). The pages drop it: the same icons are drawn by the font the
+  stylesheet already declares.
 - **Description.** Every page gets ``<meta name="description">``: the front matter's
   ``description`` when there is one, else the page's first paragraph of prose (shortened to
   about 160 characters); pages without a body (index, search) get the book's.

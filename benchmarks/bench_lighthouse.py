@@ -12,8 +12,9 @@ a one-page book generated in a temporary folder and built with the same ``jupyte
 Every chapter (the toc's pages but the API reference and the references) is audited ``runs``
 times, interleaved with the bare page: round k audits the bare page, then each chapter once,
 so that a change in the machine's load during the bench falls on every page alike (one run
-swings by 10 points). The median score is reported with the range of the performance score,
-and each chapter's performance beside the bare page's median.
+swings by 10 points). The median score is reported with the range of the performance score
+and of the machine's load (its one-minute load average as each run starts: the machine may be
+shared), and each chapter's performance beside the bare page's median.
 
 Goals (issues 25 and 40): accessibility and best practices 100, SEO at least 95, mobile
 performance (the median of 5 runs) within 5 points of the bare page's.
@@ -114,6 +115,7 @@ def build_bare_book(folder: Path) -> Path:
 def audit(lighthouse: Path, url: str, out: Path) -> dict:
     """One Lighthouse run (mobile, default throttling): category scores, metrics, failures."""
     flags = "--headless=new --no-sandbox --disable-gpu --no-first-run --disable-sync"
+    load = os.getloadavg()[0]
     subprocess.run(
         [
             str(lighthouse),
@@ -148,6 +150,7 @@ def audit(lighthouse: Path, url: str, out: Path) -> dict:
         "failed": failed,
         "console": sorted({str(item.get("description", ""))[:120] for item in console}),
         "dom_size": audits["dom-size"].get("numericValue"),
+        "load": load,
     }
 
 
@@ -158,6 +161,8 @@ def _row(label: str, runs: list[dict]) -> dict:
         row[name] = statistics.median(values)
     perf = [r["scores"]["performance"] for r in runs]
     row["performance_range"] = f"{min(perf)}-{max(perf)}"
+    load = [r["load"] for r in runs]
+    row["load_range"] = f"{min(load):.1f}-{max(load):.1f}"
     for key in METRICS.values():
         row[key] = round(statistics.median(r["metrics"][key] for r in runs), 3)
     row["dom_size"] = runs[0]["dom_size"]
@@ -196,7 +201,7 @@ def bench_lighthouse(
                     out = tmp / "report.json"
                     if reports is not None:
                         reports.mkdir(parents=True, exist_ok=True)
-                        name = "bare" if k == 0 else Path(page).stem
+                        name = "bare" if k == 0 else page.removesuffix(".html").replace("/", "_")
                         out = reports / f"{name}-{n}.json"
                     results[k].append(audit(lighthouse, f"{base}/{page}", out))
         finally:

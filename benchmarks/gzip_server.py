@@ -2,7 +2,8 @@
 
 Lighthouse judges transfer sizes, so the pages are served gzipped (as GitHub Pages serves
 them), with GitHub Pages' ten-minute cache lifetime. The book asks no other site for
-anything (MathJax is in its ``_static``), so the machine being offline changes nothing.
+anything (its formulas come typeset, KaTeX's fonts are in its ``_static``), so the machine
+being offline changes nothing.
 """
 
 from __future__ import annotations

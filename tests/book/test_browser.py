@@ -1,8 +1,8 @@
 """The rendered book in a real browser: Debian's Chromium driven by Playwright.
 
 The built HTML is served by ``http.server`` on 127.0.0.1, and every non-local request is
-aborted and recorded: a page may ask no other site for anything, MathJax included (issues 25
-and 40: the book serves its own copy), and every local request must succeed. With
+aborted and recorded: a page may ask no other site for anything, KaTeX's stylesheet and fonts
+included (issues 25 and 40: the site serves its own), and every local request must succeed. With
 ``SCREENSHOTS=1`` in the environment (``SCREENSHOTS=1 make test``), a full-page screenshot of
 every page goes to ``_build/screenshots/`` for a person to look through; they are off by
 default because no test reads them and a long chapter's screenshot costs several times its
@@ -19,7 +19,6 @@ import pytest
 import yaml
 from chapter_runner import CODE_LINE_LIMIT, ROOT, is_notebook, toc_files
 from local_server import not_local, serve
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from selfcheck_site import specs as selfcheck_specs
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
@@ -50,12 +49,11 @@ LOAD_ALL_IMAGES = """async () => {
         : new Promise(done => { img.addEventListener('load', done);
                                 img.addEventListener('error', done); })));
 }"""
-TYPESET_ALL = """async () => {
-    if (!window.MathJax || !MathJax.startup || !MathJax.startup.promise) return false;
-    await MathJax.startup.promise;
-    const doc = MathJax.startup.document;
-    if (doc.lazyTypesetAll) await doc.lazyTypesetAll();
-    return Boolean(doc.lazyTypesetAll);
+#: The KaTeX fonts the page has loaded, once every font it asked for has come (or failed).
+KATEX_FONTS = """async () => {
+    await document.fonts.ready;
+    return [...document.fonts].filter(f => f.family.replace(/"/g, '').startsWith('KaTeX'))
+        .map(f => `${f.family.replace(/"/g, '')} ${f.status}`);
 }"""
 
 
@@ -63,11 +61,11 @@ TYPESET_ALL = """async () => {
 #: quick self-check's form (the self-check test reports those, the page's axe test all).
 #:
 #: Every rule runs over the whole document, with two savings in colour contrast, the costliest rule.
-#: Inside a typeset formula (``mjx-container``) it has nothing to check: MathJax draws the glyphs
-#: with CSS ``content`` (no text node) in an ``aria-hidden`` tree, and its MathML copy for screen
-#: readers is clipped out of sight, so colour contrast found no node there to pass, fail or review
-#: (counted on chapter 4, 9,281 of its 11,866 elements once every formula is typeset); skipping them
-#: (``:not(mjx-container *)``) spares its per-element test of each. The other rules still see every
+#: Inside a typeset formula (``.katex``) it skips the glyphs: KaTeX draws a formula as a few dozen
+#: spans that all take the colour of the text around them (their contrast is that text's, and
+#: ``test_formulas_take_the_colour_of_their_text`` checks it in light and dark mode), and its MathML
+#: copy for screen readers is clipped out of sight; skipping them (``:not(.katex *)``) spares colour
+#: contrast a per-element test of thousands of spans a chapter. The other rules still see every
 #: formula. And a chapter's code cells hold thousands of token spans (60-70 % of its elements) in a
 #: few dozen looks. A token span whose look (its colour, size, weight, shadow, opacity and
 #: background, and the backgrounds, opacities and filters of every ancestor of its code block)
@@ -76,10 +74,10 @@ TYPESET_ALL = """async () => {
 #: before. Spans with the same look have the same contrast, so a poor token colour still fails where
 #: it appears (test_code_token_colours_have_enough_contrast checks every token class of the style,
 #: in light and dark mode, whether a page uses it or not). The tables that code prints are the same
-#: case: hundreds of cells in a few looks. A cell of a table in a cell's output that holds only
-#: text (no element inside) and whose look (its colour, size, weight, shadow and alignment, and the
-#: backgrounds, opacities and filters of the cell and every ancestor) repeats that of a visible
-#: cell checked before is marked too; a cell with elements inside, and every element in a cell, is
+#: case: hundreds of cells in a few looks. A cell of a table in a cell's output that holds only text
+#: (no element inside) and whose look (its colour, size, weight, shadow and alignment, and the
+#: backgrounds, opacities and filters of the cell and every ancestor) repeats that of a visible cell
+#: checked before is marked too; a cell with elements inside, and every element in a cell, is
 #: checked as before. This takes a large share of the axe run off a chapter with many tables.
 AXE_PROBLEMS = """async () => {
     document.querySelectorAll('[data-axe-same-look]')
@@ -119,7 +117,7 @@ AXE_PROBLEMS = """async () => {
         else seen.add(look);
     }
     axe.configure({rules: [{id: 'color-contrast',
-                            selector: ':not([data-axe-same-look]):not(mjx-container *)'}]});
+                            selector: ':not([data-axe-same-look]):not(.katex *)'}]});
     const result = await axe.run(document, {resultTypes: ['violations']});
     return result.violations
         .filter(v => ['serious', 'critical'].includes(v.impact))
@@ -244,41 +242,10 @@ NOTEBOOK_PARAMS = [
 ]
 
 
-#: The chapter on which formulas are seen to typeset as they scroll into view (ui/lazy).
-LAZY_PAGE = "chapters/04-two-macro-f1.html"
-#: The last formula of the page holds its typeset math.
-LAST_TYPESET = (
-    "() => [...document.querySelectorAll('mjx-container')].pop().querySelector('mjx-math') !== null"
-)
-
-
-def _watch_lazy_typesetting(page_visit: PageVisit) -> dict:
-    """What a reader's scroll shows of lazy typesetting, seen before anything typesets all:
-    how many formulas the page holds and how many are typeset at first, and whether the last
-    one is typeset once it is scrolled into view (``test_formulas_are_typeset_...``)."""
-    page = page_visit.page
-    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-    page.evaluate("async () => { await MathJax.startup.promise; }")
-    seen = {
-        "total": page.locator("mjx-container").count(),
-        "typeset": page.locator("mjx-container mjx-math").count(),
-        "last_typeset_at_first": page.evaluate(LAST_TYPESET),
-    }
-    page.locator("mjx-container").last.scroll_into_view_if_needed()
-    try:
-        page.wait_for_function(LAST_TYPESET, timeout=30_000)
-        seen["last_typeset_on_scroll"] = True
-    except PlaywrightTimeout:
-        seen["last_typeset_on_scroll"] = False
-    seen["console_errors"] = list(page_visit.console_errors)
-    page.evaluate("() => window.scrollTo(0, 0)")
-    return seen
-
-
 @pytest.fixture(scope="session")
 def page_context(browser):
     """The browser context the book's pages share, as a reader's tabs do: the theme's
-    scripts and styles and MathJax come from its cache, compiled once (a page loads at a
+    scripts, styles and fonts come from its cache, compiled once (a page loads at a
     fraction of its CPU cost in a context that has loaded a page before). No page test
     writes storage or cookies."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -290,9 +257,8 @@ def page_context(browser):
 def visit(browser, site, page_context):
     """Load a page once (on first use) and keep it open; tests inspect the loaded page.
 
-    Every page of the book is loaded once in the run, in the shared context: the lazy
-    typesetting of formulas is watched on chapter 4 as it first loads, before every formula
-    is typeset for the other checks, and the code-line width tests resize chapter 13's page.
+    Every page of the book is loaded once in the run, in the shared context: the code-line
+    width tests resize chapter 13's page.
     """
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     loaded = {}
@@ -301,18 +267,6 @@ def visit(browser, site, page_context):
     def load(path: str) -> PageVisit:
         if path not in loaded:
             page_visit = PageVisit(browser, site, path, context=context)
-            if path == LAZY_PAGE:
-                page_visit.lazy = _watch_lazy_typesetting(page_visit)
-            if path in MATH_PAGES:
-                page_visit.page.wait_for_function(
-                    "() => window.MathJax && MathJax.startup && MathJax.startup.promise"
-                    " && document.querySelectorAll('mjx-container').length > 0",
-                    timeout=30_000,
-                )
-            # MathJax typesets a formula only when it scrolls into view (ui/lazy, for phones);
-            # the checks below look at every formula, so typeset them all first, as a
-            # browser does before printing.
-            page_visit.page.evaluate(TYPESET_ALL)
             # Figures below the first load lazily (as the reader scrolls); load them all now.
             page_visit.page.evaluate(LOAD_ALL_IMAGES)
             if TAKE_SCREENSHOTS:
@@ -333,7 +287,7 @@ def visit(browser, site, page_context):
 def test_pages_load_without_console_errors_or_failed_requests(visit, path):
     """Every page loads with no JavaScript error (console error or uncaught exception, such
     as a constant declared twice), every local request succeeds, and the page asks no other
-    site for anything, MathJax included (issue 25: no require.js, no widget manager, no
+    site for anything, KaTeX's fonts included (issue 25: no require.js, no widget manager, no
     thebe; issue 40: no CDN)."""
     loaded = visit(path)
     assert not loaded.console_errors, f"{path}: {loaded.console_errors}"
@@ -343,30 +297,46 @@ def test_pages_load_without_console_errors_or_failed_requests(visit, path):
 
 @pytest.mark.parametrize("path", [_page_param(path) for path in sorted(MATH_PAGES)])
 def test_math_is_rendered(visit, path):
-    """MathJax typesets the formulas: rendered math elements exist and no raw TeX remains."""
+    """The formulas come typeset (KaTeX's HTML, written at build time) and draw with KaTeX's
+    fonts from the site; no math script runs in the page."""
     page = visit(path).page
-    count = page.locator("mjx-container").count()
-    assert count >= 5, f"{path}: only {count} rendered formulas"
-    assert page.locator("mjx-merror").count() == 0, f"{path}: MathJax reported an error"
+    count = page.locator(".katex .katex-html").count()
+    assert count >= 5, f"{path}: only {count} typeset formulas"
+    assert page.locator(".katex-error").count() == 0, f"{path}: KaTeX reported an error"
+    fonts = page.evaluate(KATEX_FONTS)
+    assert "KaTeX_Main loaded" in fonts and not [f for f in fonts if "error" in f], fonts
+    assert page.evaluate("() => !window.MathJax && !window.katex"), "a math script ran"
 
 
-@pytest.mark.parametrize("path", [_page_param(LAZY_PAGE)])
-def test_formulas_are_typeset_as_they_scroll_into_view(visit, path):
-    """MathJax typesets only the formulas in view (ui/lazy; a chapter holds hundreds, and
-    typesetting all at load kept a phone busy for seconds): few are typeset at first, and
-    the last one is once the reader scrolls to it (watched as the page first loaded, before
-    the other checks had every formula typeset)."""
-    seen = visit(path).lazy
-    total, typeset = seen["total"], seen["typeset"]
-    assert total > 100 and typeset < total / 2, (total, typeset)
-    assert not seen["last_typeset_at_first"], "the last formula was typeset before any scroll"
-    assert seen["last_typeset_on_scroll"], "the last formula stayed untypeset in view"
-    assert not seen["console_errors"], seen["console_errors"]
+#: The colour of each formula's glyphs and of the text around it, in the given theme.
+FORMULA_COLOURS = """theme => {
+    const html = document.documentElement, before = html.dataset.theme;
+    html.dataset.theme = theme;
+    try {
+        return [...document.querySelectorAll('.katex .katex-html .mord')].slice(0, 50)
+            .map(e => [getComputedStyle(e).color,
+                       getComputedStyle(e.closest('.math').parentElement).color]);
+    } finally {
+        if (before === undefined) delete html.dataset.theme; else html.dataset.theme = before;
+    }
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_formulas_take_the_colour_of_their_text(visit, theme):
+    """A formula is drawn in the colour of the text around it, so it reads in dark mode as the
+    text does (light glyphs on the dark page)."""
+    path = "chapters/notation.html"
+    colours = visit(path).page.evaluate(FORMULA_COLOURS, theme)
+    assert len(colours) >= 20, colours
+    assert all(glyph == text for glyph, text in colours), colours
+    light = _luminance(colours[0][0]) > 0.5
+    assert light == (theme == "dark"), (theme, colours[0])
 
 
 # A display formula wider than its column must scroll, not run under the margin.
 WIDE_UNSCROLLABLE_MATH = """() =>
-    [...document.querySelectorAll('mjx-container[display="true"]')]
+    [...document.querySelectorAll('.katex-display')]
         .filter(e => e.scrollWidth > e.clientWidth + 2
                      && !['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
         .map(e => e.textContent.slice(0, 60))"""
@@ -562,7 +532,7 @@ def test_self_checks_accept_the_right_answer_and_reject_a_wrong_one(visit, path)
 @pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_no_serious_accessibility_violations(visit, path):
     """axe-core finds no serious or critical violation on any page (every rule, the whole
-    document, every formula typeset and every image loaded; the self-checks graded when the
+    document, every image loaded; the self-checks graded when the
     test above ran first on this page)."""
     problems = [f"{path}: {p['rule']} ({p['impact']}) {p['target']}" for p in visit(path).axe()]
     assert not problems, "\n".join(problems)
@@ -674,9 +644,10 @@ def test_code_token_colours_have_enough_contrast(visit, built_html, path, theme)
 # --- offline, on a phone, in dark mode (issue 40) -------------------------------------------
 
 
-def test_math_typesets_from_a_saved_copy_with_no_network(browser, built_html):
+def test_math_reads_from_a_saved_copy_with_no_network(browser, built_html):
     """Opened from the files (``file://``, as a saved or offline copy is) with every request
-    to another site aborted, a page typesets its formulas with the site's own MathJax."""
+    to another site aborted, a page draws its formulas with the site's own KaTeX stylesheet
+    and fonts."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     outside: list[str] = []
 
@@ -689,11 +660,11 @@ def test_math_typesets_from_a_saved_copy_with_no_network(browser, built_html):
         page = context.new_page()
         page.set_default_timeout(PAGE_TIMEOUT_MS)
         page.goto((built_html / "chapters" / "notation.html").as_uri(), wait_until="load")
-        assert page.evaluate(TYPESET_ALL), "MathJax did not start"
-        source = page.evaluate("() => document.querySelector('script[src*=mathjax]').src")
-        assert source.startswith("file:") and "/_static/mathjax/" in source, source
-        assert page.locator("mjx-container mjx-math").count() >= 5
-        assert page.locator("mjx-merror").count() == 0
+        sheet = page.evaluate("() => document.querySelector('link[href*=katex]').href")
+        assert sheet.startswith("file:") and "/_static/katex/" in sheet, sheet
+        fonts = page.evaluate(KATEX_FONTS)
+        assert "KaTeX_Main loaded" in fonts and not [f for f in fonts if "error" in f], fonts
+        assert page.locator(".katex .katex-html").count() >= 5
         assert not outside, outside
     finally:
         context.close()
@@ -740,7 +711,7 @@ def phone_context(browser):
 
 @pytest.mark.parametrize("path", [_page_param(path) for path in ALL_PAGES])
 def test_no_page_is_wider_than_a_phone_and_figures_stay_readable(phone_context, site, path):
-    """On a 390-pixel phone no page scrolls sideways, every formula typeset and every image
+    """On a 390-pixel phone no page scrolls sideways, with KaTeX's fonts and every image
     loaded (a long inline name or an API signature wraps; a wide formula or figure scrolls
     inside its own box); and every figure is shown at 80 % of its drawn size or more, so its
     legends stay readable (shrunk to the column they were 4 pixels tall)."""
@@ -748,7 +719,7 @@ def test_no_page_is_wider_than_a_phone_and_figures_stay_readable(phone_context, 
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     try:
         page.goto(f"{site}/{path}", wait_until="load")
-        page.evaluate(TYPESET_ALL)
+        page.evaluate(KATEX_FONTS)
         page.evaluate(LOAD_ALL_IMAGES)
         found = page.evaluate(SIDEWAYS)
         assert found["width"] == PHONE["width"], found

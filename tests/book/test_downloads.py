@@ -30,7 +30,7 @@ import book_downloads
 
 TITLE = re.compile(r"<h1>(?P<title>(?:(?!</h1>).)*?)<a class=\"headerlink\"", re.S)
 PRE = re.compile(r"<pre\b[^>]*>(?P<code>.*?)</pre>", re.S)
-#: TeX that MathJax would have typeset: any beyond the code's own is a formula left raw.
+#: TeX of a formula: any beyond the code's own is a formula left raw.
 RAW_TEX = ("\\(", "\\)", "$$", "\\frac", "\\begin{", "\\mathcal")
 FIGURE = re.compile(r"<img\b[^>]*\bsrc=\"(?:\.\./)*_images/(?P<name>[^\"]+)\"", re.I)
 SOLUTION = re.compile(r'<div class="solution dropdown admonition"')
@@ -240,8 +240,8 @@ def test_pdf_holds_every_pages_title(built_pdf, built_html):
 
 
 def test_pdf_has_no_formula_left_as_tex(built_pdf, built_html):
-    """MathJax typeset every formula before the print (the pages typeset lazily): the PDF
-    holds no more TeX than the code shown on the pages (a sympy cell's ``r"\\frac..."``)."""
+    """Every formula is printed typeset (the build typesets them): the PDF holds no more
+    TeX than the code shown on the pages (a sympy cell's ``r"\\frac..."``)."""
     text = _pdf_text(built_pdf)
     code = "".join(
         html.unescape(re.sub(r"<[^>]+>", "", found["code"]))

@@ -23,7 +23,7 @@ checked where:
   unknown directive and no "not found" or error mark of ``jupyterlab-myst`` in them, then
   closes the tab;
   every formula of those chapters must have become KaTeX;
-* every other math expression, rendered (KaTeX refuses what the page's MathJax may take):
+* every other math expression, rendered (JupyterLab's KaTeX is not the page's, the book's):
   one notebook of one markdown cell holding each expression of the other chapters once, in
   its inline or display form: each must become KaTeX, none an error;
 * a chapter's numbers (chapter 04, with a kernel): opened after a build of it (its
@@ -418,9 +418,9 @@ def test_every_formula_and_code_block_renders(app, lab):
     """Each math expression and code block of the chapters not rendered whole, once, in one
     cell: every formula KaTeX (none an error), every code block a block showing its code.
 
-    KaTeX, unlike the page's MathJax, refuses what it does not know, so a chapter left out
-    of the rendered set still has its formulas rendered here (those of the rendered chapters
-    were, in place); a code block of the text means the same wherever it stands
+    JupyterLab's KaTeX is not the one the book builds with (nor has its macros), so a
+    chapter left out of the rendered set still has its formulas rendered here (those of the
+    rendered chapters were, in place); a code block of the text means the same wherever it stands
     (``lab_constructs.FRAGMENTS``). One cell costs one notebook-wide pass of
     ``jupyterlab-myst``.
     """

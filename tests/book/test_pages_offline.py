@@ -1,16 +1,19 @@
-"""Pages that ask no other site for anything, MathJax included (issue 40), describe
-themselves, and are light on a phone (issue 25, items 2 and 3).
+"""Pages that ask no other site for anything and ship their formulas typeset (issue 40),
+describe themselves, and are light on a phone (issue 25, items 2 and 3).
 
 The fast tests check the Sphinx extensions behind this (``_ext/page_head.py``,
-``_ext/page_images.py``, ``_ext/page_code.py``, ``_ext/page_mathjax.py``) on small inputs; the
+``_ext/page_images.py``, ``_ext/page_code.py``, ``_ext/page_math.py``) on small inputs; the
 ``book`` ones check every page of the built book.
 The browser tests (``test_browser.py``) check the same pages' requests and console live.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 import sys
+import textwrap
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -21,7 +24,7 @@ sys.path.insert(0, str(ROOT / "_ext"))
 import page_code
 import page_head
 import page_images
-import page_mathjax
+import page_math
 
 #: What myst-nb loads for saved widget state (issue 25: two CDNs, for no widget on the page).
 WIDGET_CDN = ("require.js", "html-manager", "widget-state+json")
@@ -187,31 +190,85 @@ def test_description_is_front_matter_else_first_prose_paragraph():
     assert page_head.page_description(doctree, {"description": "Given."}) == "Given."
 
 
-def test_mathjax_is_copied_with_what_it_loads_later(tmp_path):
-    """The combined component and the folders it loads from at run time (lazy typesetting,
-    fonts, TeX extensions, the menu's accessibility tools) are copied; the other combined
-    components are not. A ``mathjax_path`` that is not the component is refused."""
-    source = page_mathjax.mathjax_source()
-    target = tmp_path / "mathjax"
-    page_mathjax.copy_mathjax(target)
-    for name in (
-        "tex-mml-chtml.js",
-        "ui/lazy.js",
-        "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff",
-        "input/tex/extensions/boldsymbol.js",
-        "a11y/explorer.js",
-    ):
-        assert (target / name).read_bytes() == (source / name).read_bytes(), name
-    assert not (target / "tex-svg-full.js").exists()
+def test_katex_is_pinned_and_its_stylesheet_copied_with_every_font_it_names(tmp_path):
+    """_ext/npm pins one exact KaTeX, the lock file and the installed copy are that version,
+    and the site gets its stylesheet with every font file the stylesheet names."""
+    npm = ROOT / "_ext" / "npm"
+    wanted = json.loads((npm / "package.json").read_text())["dependencies"]["katex"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+", wanted), wanted
+    lock = json.loads((npm / "package-lock.json").read_text())
+    assert lock["packages"]["node_modules/katex"]["version"] == wanted
+    installed = json.loads((page_math.katex_dist().parent / "package.json").read_text())
+    assert installed["version"] == wanted, "run `npm ci` in _ext/npm"
+    assert "_ext/npm/node_modules/" in (ROOT / ".gitignore").read_text()
 
-    class App:
-        class config:
-            mathjax_path = "mathjax/tex-chtml.js"
+    page_math.copy_stylesheet(tmp_path)
+    css = (tmp_path / page_math.STYLESHEET).read_text()
+    fonts = set(re.findall(r"url\((fonts/[^)]+)\)", css))
+    assert len(fonts) > 40, fonts
+    missing = [name for name in fonts if not (tmp_path / name).is_file()]
+    assert not missing, missing
 
-    with pytest.raises(RuntimeError, match=r"tex-mml-chtml\.js"):
-        page_mathjax._local_folder(App)
-    App.config.mathjax_path = "https://cdn.example.org/mathjax/tex-mml-chtml.js"
-    assert page_mathjax._local_folder(App) is None
+
+#: A page with the book's macro, a numbered equation, a reference to it and an aligned display
+#: (the book's form of a multi-line formula); then a formula KaTeX cannot parse is added.
+FORMULA_PAGE = """# A page
+
+The macro $\\F_1$ is the book's.
+
+$$ a = b $$ (eq-one)
+
+See {eq}`eq-one`.
+
+$$
+\\begin{aligned}
+x &= 1 \\\\
+y &= 2
+\\end{aligned}
+$$
+"""
+BAD_FORMULA = "\nA formula KaTeX cannot parse: $\\notacommand{x}$.\n"
+
+
+# Two Sphinx builds (seconds): with the book's tier, not in `make check`.
+@pytest.mark.book
+def test_formulas_are_typeset_with_the_books_macros_and_a_bad_one_fails_the_build(tmp_path):
+    """The book's renderer (sphinxcontrib-katex's, with the book's options) typesets the
+    book's macro, numbers equations and links references to them, with no math script. A
+    formula KaTeX cannot parse stops the build, and the message names the page's file, the
+    formula's line and KaTeX's reason (the tool alone would draw it as red TeX and build on)."""
+    page = tmp_path / "index.md"
+    page.write_text(FORMULA_PAGE)
+    (tmp_path / "conf.py").write_text(
+        textwrap.dedent(
+            f"""
+            import sys
+            sys.path.insert(0, {str(ROOT / "_ext")!r})
+            extensions = ["myst_parser", "page_math"]
+            myst_enable_extensions = ["dollarmath"]
+            html_math_renderer = "katex_book"
+            katex_macros = {{"\\\\F": "\\\\mathcal{{F}}"}}
+            """
+        )
+    )
+    sphinx_build = Path(sys.executable).parent / "sphinx-build"
+    command = [str(sphinx_build), "-q", "-W", "-b", "html", str(tmp_path), str(tmp_path / "out")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert html.count('<span class="katex">') == 3, "three formulas, each typeset"
+    assert 'class="mord mathcal"' in html, "the book's macro \\F"
+    assert html.count('<span class="eqno">') == 1, "(1), the labelled equation's number"
+    assert '<a class="reference internal" href="#equation-eq-one">(1)</a>' in html
+    assert "katex.min.js" not in html and "katex/katex.min.css" in html
+
+    page.write_text(FORMULA_PAGE + BAD_FORMULA)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0, done.stderr
+    assert "KaTeX cannot typeset a formula" in done.stderr, done.stderr
+    line = (FORMULA_PAGE + BAD_FORMULA).splitlines().index(BAD_FORMULA.strip()) + 1
+    assert f"{page}:{line}:" in done.stderr, done.stderr
+    assert "Undefined control sequence: \\notacommand" in done.stderr, done.stderr
 
 
 def test_chapters_that_query_duckdb_turn_its_progress_bar_off():
@@ -254,24 +311,46 @@ def test_no_page_loads_a_script_or_style_from_another_site(built_html):
     assert not problems, "\n".join(problems[:20])
 
 
-def test_pages_with_math_load_the_sites_own_mathjax(built_html):
-    """Every page with a formula loads MathJax from its own ``_static`` (deferred), and the
-    files it loads later are there."""
-    static = built_html / "_static" / "mathjax"
-    for name in ("tex-mml-chtml.js", "ui/lazy.js", "output/chtml/fonts/woff-v2"):
-        assert (static / name).exists(), name
+#: What may hold TeX on a typeset page: code, scripts, and the TeX source that KaTeX keeps in
+#: its MathML for screen readers (``<annotation encoding="application/x-tex">``).
+NOT_PROSE = re.compile(
+    r"<(pre|code|script|annotation)\b[^>]*>.*?</\1>|<textarea\b.*?</textarea>", re.S
+)
+#: A formula's markup (Sphinx's ``span.math`` and ``div.math``, a cell's LaTeX output too).
+MATH = re.compile(r'<(?:span|div) class="(?:[^"]* )?math[" ]')
+
+
+def test_every_formula_is_typeset_at_build_time(built_html):
+    """Every page's formulas come typeset (KaTeX's HTML, written by the build): no raw TeX
+    delimiters left in the prose, every formula holds KaTeX's HTML, no page loads a math
+    script, and each page with a formula links KaTeX's stylesheet from the site's
+    ``_static`` (its fonts beside it)."""
+    static = built_html / "_static" / page_math.STATIC
+    assert (static / page_math.STYLESHEET).is_file()
+    assert (static / "fonts" / "KaTeX_Main-Regular.woff2").is_file()
+    assert not (built_html / "_static" / "mathjax").exists(), "MathJax is still copied"
     with_math = 0
     for page in _pages(built_html):
         text = page.read_text(encoding="utf-8")
-        scripts = [s for s in _parse(page).scripts if "mathjax" in s.get("src", "").lower()]
-        if '<span class="math' not in text and '<div class="math' not in text:
+        head = _parse(page)
+        scripts = [s.get("src", "") for s in head.scripts]
+        assert not [s for s in scripts if re.search("mathjax|katex", s, re.I)], page.name
+        assert "MathJax" not in text, f"{page.name}: MathJax is still configured"
+        prose = NOT_PROSE.sub("", text)
+        raw = [d for d in ("\\(", "\\[", "$$") if d in prose]
+        assert not raw, f"{page.name}: raw TeX {raw}: {prose[prose.find(raw[0]) - 80 :][:200]}"
+        formulas = len(MATH.findall(text))
+        if not formulas:
             continue
         with_math += 1
-        assert len(scripts) == 1, f"{page.name}: {scripts}"
-        src = scripts[0]["src"].split("?")[0]
-        assert (page.parent / src).resolve() == (static / "tex-mml-chtml.js").resolve(), src
-        assert "defer" in scripts[0], f"{page.name}: MathJax blocks parsing"
-    assert with_math > 15
+        typeset = len(re.findall(r'<span class="katex">', text))
+        assert typeset == formulas, f"{page.name}: {formulas} formulas, {typeset} typeset"
+        assert "katex-error" not in text, page.name
+        sheets = [link["href"] for link in head.links if "katex.min.css" in link.get("href", "")]
+        assert len(sheets) == 1, f"{page.name}: {sheets}"
+        target = (page.parent / sheets[0].split("?")[0]).resolve()
+        assert target == (static / page_math.STYLESHEET).resolve(), sheets
+    assert with_math > 15, with_math
 
 
 def test_thebe_configuration_is_declared_once(built_html):
@@ -401,7 +480,7 @@ def test_bench_server_gzips_text(tmp_path):
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from gzip_server import serve_gzipped
 
-    page = '<script src="_static/mathjax/tex-mml-chtml.js"></script>' + "x" * 2000
+    page = '<link rel="stylesheet" href="_static/katex/katex.min.css">' + "x" * 2000
     (tmp_path / "index.html").write_text(page)
     base, server = serve_gzipped(tmp_path)
     try:

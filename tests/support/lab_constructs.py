@@ -10,8 +10,8 @@ so that together they contain every construct found in any chapter. A chapter wi
 construct joins that set by itself; ``tests/book/test_lab_constructs.py`` checks the cover.
 
 Two kinds of markup mean the same wherever they stand, so each instance is rendered out of
-its chapter instead, all in one cell (one notebook-wide pass): math expressions (KaTeX
-refuses, expression by expression, what the page's MathJax may take; the math *forms* are
+its chapter instead, all in one cell (one notebook-wide pass): math expressions (JupyterLab's
+KaTeX, not the book's, may refuse one expression or another; the math *forms* are
 still constructs of the cover) and code blocks of the text (:data:`FRAGMENTS`).
 
 The constructs are read from what JupyterLab is given: each markdown cell as the book's

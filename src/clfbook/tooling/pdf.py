@@ -9,15 +9,13 @@ Playwright's own browser download is never used) and prints it to
 
 The joined page is the first page's, its article the articles of every page, each after an
 anchor ``document-<page>`` (the name Sphinx's single-page builder gives a page's start); its
-head also loads what any page's head loads (MathJax only where a page has math). A link to
+head also loads what any page's head loads. A link to
 another page of the book leads to that page's place in the joined page (``#document-<page>``,
 or the target's own anchor); every other address of the site is relative to its root, where
 the joined page is written while it is printed.
 
 Before printing, the page is made a book:
 
-- **every formula typeset**: the pages typeset lazily (a formula when it scrolls into view:
-  ``_config.yml``), which a print never does, so MathJax typesets them all first;
 - **every figure loaded**: the figures below the first of a page load lazily too;
 - **the explorers' static figures**: an explorer's controls need a reader; its starting state
   is the figure above it, which stays (``_static/explorers.css`` hides the controls in print);
@@ -26,8 +24,9 @@ Before printing, the page is made a book:
   unfolded, each titled with the exercise it solves (its link leads back). The quick
   self-checks' answers go there too.
 
-MathJax is the page's own copy when the site serves one, else the CDN's address is answered
-from the django-static-mathjax wheel: the printer asks no other site for anything.
+The formulas are typeset when the book is built (``_ext/page_math.py``: KaTeX's HTML, with its
+stylesheet and fonts in the site's ``_static``), so the printer waits for the fonts only and
+asks no other site for anything.
 """
 
 from __future__ import annotations
@@ -49,13 +48,12 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
 ]
 PDF = "evaluating-classifiers.pdf"
-MATHJAX_CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/mathjax@3/es5/(?P<path>[^?#]+)")
 #: The pages' type printed at 80 %: at 100 % the theme's screen-sized type took 481 A4 pages.
 SCALE = 0.8
 #: A4's 210 mm less 2 x 16 mm of margin, at CSS's 96 px to the inch, over the scale.
 MARGIN_MM = 16
 PRINT_WIDTH_PX = round((210 - 2 * MARGIN_MM) / 25.4 * 96 / SCALE)
-#: A long page on a busy machine: typesetting a few thousand formulas takes a while.
+#: A long page on a busy machine: laying out the whole book takes a while.
 TIMEOUT_MS = 600_000
 #: The address the pages are read from while they are joined (``fetch`` needs an origin;
 #: ``file://`` has none): answered from the HTML build's folder, never from a network.
@@ -94,8 +92,8 @@ JOIN_PAGES = r"""async ({site, pages, docs}) => {
     };
     read_all.forEach(({url, doc}) => relocate(doc, url));
     const shell = read_all[0].doc;
-    // The head: what any page loads, once (a page's own stylesheet or script, MathJax's
-    // settings and component where the first page has no math), each page's order kept.
+    // The head: what any page loads, once (a page's own stylesheet or script, such as
+    // KaTeX's stylesheet where the first page has no formula), each page's order kept.
     const key = el => el.getAttribute('src') || el.getAttribute('href') || el.textContent;
     const wanted = 'script, style, link[rel="stylesheet"]';
     const seen = new Set([...shell.head.querySelectorAll(wanted)].map(key));
@@ -118,24 +116,16 @@ JOIN_PAGES = r"""async ({site, pages, docs}) => {
     return '<!DOCTYPE html>\n' + shell.documentElement.outerHTML;
 }"""
 
-#: Whether the joined page loads MathJax (a book whose math is typeset when it is built
-#: has none to wait for).
-HAS_MATHJAX = """() => [...document.scripts].some(s => /mathjax/i.test(s.src))"""
-
-#: Every formula typeset (MathJax's ui/lazy typesets one when it scrolls into view) and every
-#: figure loaded (those below a page's first load lazily); the number of formulas.
-TYPESET_AND_LOAD = """async () => {
-    if (window.MathJax && MathJax.startup) {
-        await MathJax.startup.promise;
-        const doc = MathJax.startup.document;
-        if (doc.lazyTypesetAll) await doc.lazyTypesetAll();
-    }
+#: Every figure loaded (those below a page's first load lazily) and every font the page uses
+#: (KaTeX's among them); the number of formulas.
+LOAD_ALL = """async () => {
     const images = [...document.querySelectorAll('img')];
     images.forEach(img => { img.loading = 'eager'; });
     await Promise.all(images.map(img => img.complete ? null
         : new Promise(done => { img.addEventListener('load', done);
                                 img.addEventListener('error', done); })));
-    return document.querySelectorAll('mjx-container').length;
+    await document.fonts.ready;
+    return document.querySelectorAll('.katex').length;
 }"""
 
 #: Each chapter's solutions (and self-check answers) moved to a "Solutions" section at its end,
@@ -225,10 +215,13 @@ PRINT_CSS = """
 #: scrolls sideways, on paper its right end was cut off. Run at the print's width; the count.
 FIT_WIDE_FORMULAS = """() => {
     let shrunk = 0;
-    for (const el of document.querySelectorAll('mjx-container[display="true"]')) {
-        const room = el.parentElement.clientWidth, width = el.scrollWidth;
+    for (const el of document.querySelectorAll('.katex-display > .katex')) {
+        // the formula's own width: its HTML scrolls inside the column (katex-math.css)
+        const html = el.querySelector(':scope > .katex-html') || el;
+        const room = el.parentElement.clientWidth, width = html.scrollWidth;
         if (width > room && room > 0) {
-            el.style.fontSize = `${Math.floor(100 * room / width)}%`;
+            const size = parseFloat(getComputedStyle(el).fontSize);
+            el.style.fontSize = `${(0.99 * size * room / width).toFixed(2)}px`;
             shrunk += 1;
         }
     }
@@ -239,22 +232,6 @@ FOOTER = (
     '<div style="font-size:8px;width:100%;text-align:center;color:#555">'
     '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
 )
-
-
-def _mathjax_dir() -> Path:
-    import mathjax  # the django-static-mathjax wheel
-
-    return Path(mathjax.__file__).parent / "static" / "mathjax" / "es5"
-
-
-def _route(route) -> None:
-    """Answer MathJax's CDN from the wheel; refuse every other site (nothing else is needed)."""
-    match = MATHJAX_CDN.match(route.request.url)
-    if match:
-        local = _mathjax_dir() / match.group("path")
-        if local.is_file():
-            return route.fulfill(path=str(local))
-    return route.abort()
 
 
 def book_pages(root: Path) -> list[str]:
@@ -310,7 +287,7 @@ def join_pages(browser, built_html: Path, docs: list[str]) -> str:
 
 def print_pdf(built_html: Path, docs: list[str], target: Path) -> dict:
     """Print the pages ``docs`` of ``built_html``, joined, to ``target``; what was done
-    (formulas typeset, formulas shrunk, solutions moved, seconds)."""
+    (formulas, formulas shrunk, solutions moved, seconds)."""
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists():
@@ -328,13 +305,10 @@ def print_pdf(built_html: Path, docs: list[str], target: Path) -> dict:
             # the width it is printed at (wider, its right side was cut off).
             page = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1400})
             page.set_default_timeout(TIMEOUT_MS)
-            page.route(re.compile(r"^https?://"), _route)
+            # The page needs no other site (its files are the site's): refuse every other.
+            page.route(re.compile(r"^https?://"), lambda route: route.abort())
             page.goto(joined.resolve().as_uri(), wait_until="load")
-            if page.evaluate(HAS_MATHJAX):
-                page.wait_for_function(
-                    "() => window.MathJax && MathJax.startup && MathJax.startup.promise"
-                )
-            formulas = page.evaluate(TYPESET_AND_LOAD)
+            formulas = page.evaluate(LOAD_ALL)
             moved = page.evaluate(SOLUTIONS_AT_CHAPTER_END)
             page.add_style_tag(content=PRINT_CSS)
             page.emulate_media(media="print")
