@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import warnings
 
 import krippendorff
 import numpy as np
@@ -213,6 +214,21 @@ def test_alpha_alone_with_analytic_says_it_is_the_bootstrap(tmp_path, capsys):
                                           "fallback": None}  # fmt: skip
     _, text, _ = run_cli(capsys, [*argv, "--method", "analytic"])
     assert "no analytic variance: percentile bootstrap, 100 resamples" in text
+
+
+def test_an_undefined_analytic_se_prints_undefined_without_a_warning(tmp_path, capsys):
+    path = tmp_path / "one.csv"
+    path.write_text("a,b\nx,y\n")  # one item: Gwet's se divides by N (N - 1) = 0
+    argv = ["agree", path, "--rater", "a", "--rater", "b", "--method", "analytic"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        status, text, err = run_cli(capsys, argv)
+    assert status == 0 and err == ""
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]  # numpy's 0/0
+    line = next(r for r in text.splitlines() if r.startswith("Gwet's AC1"))
+    assert line.split()[3:5] == ["undefined", "undefined"]
+    ac1 = cli_json(capsys, argv)["coefficients"]["gwet_ac1"]
+    assert ac1["low"] is None and ac1["high"] is None and ac1["estimate"] == -1.0
 
 
 @pytest.mark.parametrize("raters", [2, 3])
