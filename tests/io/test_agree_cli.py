@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import csv
 import io
+import warnings
 
 import krippendorff
 import numpy as np
 import pytest
 from messy_csv import cli_json, messy_csv, missing_cell, run_cli
 from sklearn.metrics import cohen_kappa_score
+from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
 import clfmetrics as cm
@@ -82,6 +84,8 @@ def test_two_raters_equal_the_library_and_scikit_learn(tmp_path, capsys):
     left = int((np.isnan(ratings[0]) != np.isnan(ratings[1])).sum())  # neither: no item
     assert any(f"{left} items with one rating left out" in n for n in out["notes"])
     assert any("percentile bootstrap of the items" in n for n in out["notes"])
+    assert out["method"] == "percentile"  # the default, as before --method
+    assert all(c["method"] == "percentile" and c["fallback"] is None for c in coefficients.values())
 
 
 @pytest.mark.parametrize("weights", ["linear", "quadratic"])
@@ -131,6 +135,179 @@ def test_three_raters_equal_statsmodels_and_krippendorff(tmp_path, capsys):
     assert alone >= 2 and f"{alone} items with fewer than two ratings drop out" in notes
     # blank and NA cells are ratings not given, not categories, and not warned about
     assert out["categories"] == ["1", "2", "3", "4"] and "holds numbers" not in notes
+
+
+THREE = ["ann", "bob", "judge"]
+
+
+def _agree(path, raters, *extra):
+    """The argv of ``agree`` on ``raters``' columns of ``path``."""
+    return ["agree", path, *(x for r in raters for x in ("--rater", r)), *extra]
+
+
+@pytest.mark.parametrize("weights", [None, "quadratic"])
+def test_analytic_intervals_of_two_raters_equal_the_library(tmp_path, capsys, weights):
+    ratings = _ratings()
+    path = _messy_file(tmp_path, ratings)
+    argv = ["agree", path, "--rater", "ann", "--rater", "bob", "--method", "analytic"]
+    out = cli_json(capsys, argv + (["--weights", weights] if weights else []))
+    m, _, _ = _matrix(ratings[0], ratings[1], [1.0, 2.0, 3.0, 4.0])
+    first = "weighted_kappa" if weights else "kappa"
+    assert list(out["coefficients"]) == [first, "scott_pi", "pabak", "gwet_ac1"]
+    assert out["method"] == "analytic" and out["size"] is None and out["seed"] is None
+    for name, got in out["coefficients"].items():
+        takes = {"weights": weights} if weights and name in (first, "gwet_ac1") else {}
+        direct = cm.agreement_interval(name, m, method="analytic", **takes)
+        assert (got["estimate"], got["low"], got["high"]) == pytest.approx(
+            (direct.estimate, direct.low, direct.high), abs=1e-12
+        )
+        assert got["method"] == direct.method and got["method"].startswith("analytic (")
+        assert got["fallback"] is None and got["items"] == m.sum()
+    # statsmodels' asymptotic interval of (weighted) kappa: estimate +- z se, unclipped here
+    want = cohens_kappa(m, wt=weights)
+    kappa = out["coefficients"][first]
+    assert (kappa["low"], kappa["high"]) == pytest.approx((want.kappa_low, want.kappa_upp), 1e-10)
+    assert any("each interval is analytic" in n for n in out["notes"])
+    assert not any("bootstrap" in n for n in out["notes"])
+
+
+def test_analytic_fleiss_kappa_and_the_fallback_of_alpha(tmp_path, capsys):
+    ratings = _ratings()
+    path = _messy_file(tmp_path, ratings)
+    out = cli_json(capsys, _agree(path, THREE, "--method", "analytic", "--size", 300, "--seed", 5))
+    complete = ~np.isnan(ratings).any(axis=0)
+    table = np.stack([(ratings[:, complete] == c).sum(axis=0) for c in (1, 2, 3, 4)], axis=1)
+    fleiss = out["coefficients"]["fleiss_kappa"]
+    direct = cm.agreement_interval("fleiss_kappa", table, method="analytic")
+    assert (fleiss["estimate"], fleiss["low"], fleiss["high"]) == pytest.approx(
+        (direct.estimate, direct.low, direct.high), abs=1e-12
+    )
+    assert fleiss["method"] == "analytic (Gwet 2008)" and fleiss["fallback"] is None
+    # alpha has no standard analytic variance: the percentile bootstrap, said so
+    alpha = out["coefficients"]["krippendorff_alpha"]
+    pairable = (~np.isnan(ratings)).sum(axis=0) >= 2
+    direct = cm.agreement_interval("krippendorff_alpha", ratings[:, pairable], size=300, rng=5)
+    assert (alpha["low"], alpha["high"]) == pytest.approx((direct.low, direct.high), abs=1e-10)
+    assert alpha["method"] == "percentile"
+    assert "Krippendorff's alpha has no standard analytic variance" in alpha["fallback"]
+    assert alpha["fallback"] in out["notes"]
+    notes = " ".join(out["notes"])
+    assert "Krippendorff's alpha's interval is the percentile bootstrap" in notes
+    assert "each interval but Krippendorff's alpha's is analytic" in notes
+    _, text, _ = run_cli(
+        capsys, _agree(path, THREE, "--method", "analytic", "--size", 300, "--seed", 5)
+    )
+    assert "analytic; Krippendorff's alpha's: percentile bootstrap, 300 resamples, seed 5" in text
+    assert "percentile bootstrap (no analytic variance)" in text
+
+
+def test_alpha_alone_with_analytic_says_it_is_the_bootstrap(tmp_path, capsys):
+    path = tmp_path / "sparse.csv"
+    path.write_text("a,b,c\n" + "x,y,\n,y,x\nx,,x\ny,y,\n" * 10)  # no item rated by all
+    argv = ["agree", path, "--rater", "a", "--rater", "b", "--rater", "c", "--size", 100]
+    out = cli_json(capsys, [*argv, "--method", "analytic"])
+    assert list(out["coefficients"]) == ["krippendorff_alpha"]
+    assert out["coefficients"]["krippendorff_alpha"]["method"] == "percentile"
+    assert not any("is analytic" in n for n in out["notes"])
+    same = cli_json(capsys, argv)["coefficients"]["krippendorff_alpha"]
+    assert {**same, "fallback": None} == {**out["coefficients"]["krippendorff_alpha"],
+                                          "fallback": None}  # fmt: skip
+    _, text, _ = run_cli(capsys, [*argv, "--method", "analytic"])
+    assert "no analytic variance: percentile bootstrap, 100 resamples" in text
+
+
+def test_an_undefined_analytic_se_prints_undefined_without_a_warning(tmp_path, capsys):
+    path = tmp_path / "one.csv"
+    path.write_text("a,b\nx,y\n")  # one item: Gwet's se divides by N (N - 1) = 0
+    argv = ["agree", path, "--rater", "a", "--rater", "b", "--method", "analytic"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        status, text, err = run_cli(capsys, argv)
+    assert status == 0 and err == ""
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]  # numpy's 0/0
+    line = next(r for r in text.splitlines() if r.startswith("Gwet's AC1"))
+    assert line.split()[3:5] == ["undefined", "undefined"]
+    ac1 = cli_json(capsys, argv)["coefficients"]["gwet_ac1"]
+    assert ac1["low"] is None and ac1["high"] is None and ac1["estimate"] == -1.0
+
+
+@pytest.mark.parametrize("raters", [2, 3])
+def test_bca_intervals_equal_the_library(tmp_path, capsys, raters):
+    ratings = _ratings()
+    path = _messy_file(tmp_path, ratings)
+    names = THREE[:raters]
+    out = cli_json(capsys, _agree(path, names, "--method", "bca", "--size", 400, "--seed", 2))
+    assert out["method"] == "bca"
+    if raters == 2:
+        m, _, _ = _matrix(ratings[0], ratings[1], [1.0, 2.0, 3.0, 4.0])
+        data = dict.fromkeys(["kappa", "scott_pi", "pabak", "gwet_ac1"], m)
+    else:
+        complete = ~np.isnan(ratings).any(axis=0)
+        pairable = (~np.isnan(ratings)).sum(axis=0) >= 2
+        data = {
+            "fleiss_kappa": np.stack(
+                [(ratings[:, complete] == c).sum(axis=0) for c in (1, 2, 3, 4)], axis=1
+            ),
+            "krippendorff_alpha": ratings[:, pairable],
+        }
+    assert list(out["coefficients"]) == list(data)
+    moved = []
+    for name, got in out["coefficients"].items():
+        direct = cm.agreement_interval(name, data[name], method="bca", size=400, rng=2)
+        assert (got["estimate"], got["low"], got["high"]) == pytest.approx(
+            (direct.estimate, direct.low, direct.high), abs=1e-10
+        )
+        assert got["method"] == "bca" and got["fallback"] is None
+        percentile = cm.agreement_interval(name, data[name], size=400, rng=2)
+        moved.append((got["low"], got["high"]) != pytest.approx((percentile.low, percentile.high)))
+    assert sum(moved) >= len(moved) - 1  # PABAK's few values may leave its ends where they were
+    assert any("each interval is the BCa bootstrap" in n for n in out["notes"])
+
+
+def test_every_format_names_each_coefficients_method(tmp_path, capsys):
+    path = _messy_file(tmp_path, _ratings())
+    argv = _agree(path, THREE, "--method", "analytic", "--size", 200)
+    data = cli_json(capsys, argv)
+    assert data["coefficients"]["fleiss_kappa"]["method"] == "analytic (Gwet 2008)"
+    assert data["coefficients"]["krippendorff_alpha"]["method"] == "percentile"
+    shown = {
+        "Fleiss' kappa": "analytic (Gwet 2008)",
+        "Krippendorff's alpha (nominal)": "percentile bootstrap (no analytic variance)",
+    }
+    fallback = data["coefficients"]["krippendorff_alpha"]["fallback"]
+    _, text, _ = run_cli(capsys, argv)
+    for name, method in shown.items():
+        line = next(row for row in text.splitlines() if row.startswith(name))
+        assert line.endswith(method)
+    assert " ".join(fallback.split()[:6]) in text
+    _, md, _ = run_cli(capsys, [*argv, "--format", "markdown"])
+    for name, method in shown.items():
+        row = next(r for r in md.splitlines() if r.startswith(f"| {name} |"))
+        assert row.endswith(f"| {method} |")
+    assert fallback in md
+    _, long, _ = run_cli(capsys, [*argv, "--format", "csv"])
+    rows = list(csv.DictReader(io.StringIO(long)))
+    cell = {(r["section"], r["row"], r["column"]): r["value"] for r in rows}
+    for name, method in shown.items():
+        assert cell["Coefficients", name, "method"] == method
+    assert fallback in [r["value"] for r in rows if r["column"] == "note"]
+    _, page, _ = run_cli(capsys, [*argv, "--format", "html"])
+    assert "<td>analytic (Gwet 2008)</td>" in page
+    assert "<td>percentile bootstrap (no analytic variance)</td>" in page
+    assert "has no standard analytic variance" in page
+    two = ["agree", path, "--rater", "ann", "--rater", "bob", "--method", "analytic"]
+    _, page, _ = run_cli(capsys, [*two, "--format", "html"])
+    assert "<td>analytic (Fleiss, Cohen &amp; Everitt 1969)</td>" in page
+    _, long, _ = run_cli(capsys, [*two, "--format", "csv"])
+    cell = {(r["section"], r["row"], r["column"]): r["value"]
+            for r in csv.DictReader(io.StringIO(long))}  # fmt: skip
+    assert cell["Coefficients", "PABAK", "method"] == (
+        "analytic (Clopper-Pearson of the observed agreement)"
+    )
+    _, long, _ = run_cli(capsys, [*two[:-1], "bca", "--format", "csv", "--size", 100])
+    cell = {(r["section"], r["row"], r["column"]): r["value"]
+            for r in csv.DictReader(io.StringIO(long))}  # fmt: skip
+    assert cell["Coefficients", "Scott's pi", "method"] == "BCa bootstrap"
 
 
 def test_interval_alpha_takes_decimal_categories(tmp_path, capsys):
@@ -205,6 +382,18 @@ def test_few_items_carry_the_simulations_warning(tmp_path, capsys):
     for entry in out["coefficients"].values():
         assert "rests on 20 items (fewer than 30)" in entry["warning"]
     assert sum("rests on 20 items" in n for n in out["notes"]) == 4
+    argv = ["agree", path, "--rater", "a", "--rater", "b"]
+    analytic = cli_json(capsys, [*argv, "--method", "analytic"])
+    for name, entry in analytic["coefficients"].items():
+        if name == "pabak":  # its exact interval covers at least its level at any size
+            assert entry["warning"] is None
+        else:
+            assert "nominal 95 % analytic intervals" in entry["warning"]
+            assert entry["warning"] in analytic["notes"]
+    bca = cli_json(capsys, [*argv, "--method", "bca", "--size", 200])
+    for entry in bca["coefficients"].values():
+        assert "nominal 95 % bca intervals" in entry["warning"]
+        assert entry["warning"] in bca["notes"]
 
 
 def test_strip_labels_merges_whitespace_and_decides_the_categories(tmp_path, capsys):
@@ -256,6 +445,13 @@ def test_categories_give_the_order_of_the_weights(tmp_path, capsys):
         ("a,b\n1,1\n2,2\n", ["--rater", "a", "--rater", "b", "--level", "1.5"], "level"),
         ("a,b\n1,1\n2,2\n1\n", ["--rater", "a", "--rater", "b"], "number of fields"),
         ("a,b\n1,1\n", ["--weights", "cubic"], "invalid choice"),
+        ("a,b\n1,1\n", ["--rater", "a", "--rater", "b", "--method", "delta"], "invalid choice"),
+        ("a,b\n1,1\n2,2\n", ["--rater", "a", "--rater", "b", "--method", "analytic", "--size",
+                             "500"], "--size is the bootstrap's"),
+        ("a,b\n1,1\n2,2\n", ["--rater", "a", "--rater", "b", "--method", "analytic", "--seed",
+                             "1", "--size", "9"], "--size and --seed are the bootstrap's"),
+        ("a,b,c\nx,x,x\ny,y,y\n", ["--rater", "a", "--rater", "b", "--rater", "c", "--method",
+                                   "bca"], "--method bca for Fleiss' kappa: bca is undefined"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, body, extra, message):

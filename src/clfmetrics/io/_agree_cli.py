@@ -5,8 +5,8 @@ One row per item, one column per rater; an empty (or NA) cell is a rating not gi
 Two raters
     Cohen's kappa (:func:`clfmetrics.metrics.weighted_kappa` with ``--weights``), Scott's
     pi, PABAK and Gwet's AC1 (AC2 with ``--weights``) of their cross-table (rows = the first
-    ``--rater``, columns = the second), each with the item bootstrap's interval of
-    :func:`clfmetrics.inference.agreement_interval`, and the cross-table itself. Items
+    ``--rater``, columns = the second), each with its interval of
+    :func:`clfmetrics.inference.agreement_interval` (``--method``), and the cross-table. Items
     one of them did not rate are left out, and a note says how many.
 Three raters or more
     Fleiss' kappa on the items every rater rated (it needs the same number of ratings per
@@ -14,19 +14,32 @@ Three raters or more
     (``--measurement`` its level), each with its interval, and the cross-table of each pair
     of raters on the items both rated.
 
-Every interval resamples the items (the raters stay fixed); below
-:data:`clfmetrics.inference.AGREEMENT_FEW_ITEMS` items it carries the warning of the
-simulation that showed such intervals too narrow. One rater, a column named twice, an
-unknown column, a value outside ``--categories``, no item with two ratings: one line on
-stderr, exit status 2.
+``--method percentile|bca|analytic``
+    Every coefficient's interval, through ``agreement_interval(..., method=...)``: the item
+    bootstrap's percentile (default) or BCa ends (the items resampled, the raters fixed),
+    or the analytic one, the estimate ± z se clipped to [-1, 1] with the standard error of
+    Fleiss, Cohen & Everitt (1969) for kappa and weighted kappa, Gwet (2008) for AC1/AC2 and
+    Fleiss' kappa, the delta method for Scott's pi, and for PABAK the exact Clopper-Pearson
+    interval of the observed agreement mapped through it.
+    Krippendorff's alpha has no standard analytic variance (``ANALYTIC`` of
+    :mod:`clfmetrics.inference._agreement`): with ``analytic`` its interval is the
+    percentile bootstrap, and its method and a note say so. Each row names its method.
+
+Below :data:`clfmetrics.inference.AGREEMENT_FEW_ITEMS` items an interval carries the warning
+of the simulation that showed such intervals too narrow (not PABAK's exact one). One rater,
+a column named twice, an unknown column, a value outside ``--categories``, no item with two
+ratings, ``--size`` or ``--seed`` with ``--method analytic`` for two raters (nothing is
+resampled), BCa where a leave-one-out coefficient is undefined: one line on stderr, exit
+status 2.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._base.numbers import count, fixed, seed_text
-from ..inference import agreement_interval
+from .._base.numbers import count, fixed, num, seed_text
+from ..inference import DEFAULT_SEED, agreement_interval
+from ..inference._agreement import ANALYTIC, METHODS
 from ..reporting import Section
 from ._file import InputError
 from ._output import add_interval_options, add_output_options
@@ -42,6 +55,10 @@ from ._sections import (
 
 WEIGHTS = ("linear", "quadratic")
 MEASUREMENTS = ("nominal", "ordinal", "interval", "ratio")
+#: Resamples of the bootstrap unless --size says otherwise.
+SIZE = 2000
+#: The bootstrap's methods as the tables name them (the analytic ones name their source).
+SHOWN = {"percentile": "percentile bootstrap", "bca": "BCa bootstrap"}
 #: The coefficients' names in the output, by the name of agreement_interval.
 NAMES = {
     "kappa": "Cohen's kappa",
@@ -60,7 +77,8 @@ def add_agree(sub) -> None:
         "agree",
         help="agreement of two raters or more (kappa, pi, PABAK, AC1, Fleiss, alpha)",
         description="Agreement beyond chance between raters (people or an automatic judge), "
-        "one column per rater, with the item bootstrap's intervals.",
+        "one column per rater, each coefficient with its interval: the item bootstrap's "
+        "(percentile or BCa) or, with --method analytic, the analytic one where it exists.",
     )
     p.add_argument("file", help="CSV or Parquet file with a header row; one row per item")
     p.add_argument(
@@ -90,42 +108,136 @@ def add_agree(sub) -> None:
         help="three raters or more: Krippendorff's alpha's level of measurement (default "
         "nominal; interval and ratio need numeric categories)",
     )
+    p.add_argument(
+        "--method",
+        choices=METHODS,
+        default="percentile",
+        help="every coefficient's interval: percentile (default) or bca, the item bootstrap's; "
+        "analytic, estimate ± z se with Fleiss, Cohen & Everitt's (1969) se for kappa, "
+        "Gwet's (2008) for AC1/AC2 and Fleiss' kappa, the delta method's for Scott's pi, and "
+        "PABAK's exact Clopper-Pearson interval; Krippendorff's alpha has no standard "
+        "analytic variance and keeps the percentile bootstrap, as its row says",
+    )
     add_reading_options(p)
     add_output_options(p, SECTION_FORMATS)
-    add_interval_options(p, 2000)
+    add_interval_options(p, SIZE)
+    p.set_defaults(size=None, seed=None)  # to tell a given --size/--seed from the default
+
+
+def _method_of(coefficient: str, args) -> str:
+    """The method ``coefficient`` gets: --method, or the percentile bootstrap where there is
+    no analytic variance."""
+    if args.method == "analytic" and coefficient not in ANALYTIC:
+        return "percentile"
+    return args.method
 
 
 def _interval(name, data, args, **options):
-    return agreement_interval(
-        name, data, level=args.level, size=args.size, rng=args.seed, **options
+    method = _method_of(name, args)
+    try:
+        with np.errstate(divide="ignore", invalid="ignore"):  # an undefined se is NaN, shown
+            return agreement_interval(name, data, method=method, level=args.level,
+                                      size=args.size, rng=args.seed, **options)  # fmt: skip
+    except ValueError as err:
+        if not str(err).startswith("bca"):
+            raise
+        message = str(err).replace("method='percentile'", "--method percentile")  # the option
+        raise InputError(f"--method bca for {NAMES[name]}: {message}") from None
+
+
+def _fallback(iv, args) -> str | None:
+    """What says that ``iv`` is not of --method, or None."""
+    if args.method != "analytic" or iv.coefficient in ANALYTIC:
+        return None
+    return (
+        f"{NAMES[iv.coefficient]} has no standard analytic variance: with --method analytic "
+        f"its interval is the {SHOWN[iv.method]}'s, as Krippendorff (2011) recommends, not an "
+        "analytic one"
     )
 
 
-def _row(iv) -> list[str]:
-    return [NAMES[iv.coefficient], fixed(iv.estimate), fixed(iv.low), fixed(iv.high),
-            str(iv.items)]  # fmt: skip
+def _row(iv, args) -> list[str]:
+    shown = SHOWN.get(iv.method, iv.method)
+    if _fallback(iv, args):
+        shown += " (no analytic variance)"
+    return [NAMES[iv.coefficient], fixed(iv.estimate), num(iv.low), num(iv.high),
+            str(iv.items), shown]  # fmt: skip
 
 
-def _entry(iv) -> dict:
+def _entry(iv, args) -> dict:
     return {
         "estimate": iv.estimate,
         "low": iv.low,
         "high": iv.high,
         "level": iv.level,
         "method": iv.method,
+        "fallback": _fallback(iv, args),
         "items": iv.items,
         "undefined": iv.undefined,
         "warning": iv.warning,
     }
 
 
-def _assumption(args, what: str) -> str:
-    return (
-        f"each interval is the percentile bootstrap of the items ({args.size} resamples, "
-        f"{seed_text(args.seed)}): {what} are drawn with replacement and the coefficient "
-        "computed anew; it assumes the items are an independent sample of the items the "
-        "raters could be given, the raters fixed (other raters would add their own variation)"
+def _assumptions(args, what: str, ivs) -> list[str]:
+    """How the intervals were computed and what they assume: one note per kind."""
+    assumes = (
+        "it assumes the items are an independent sample of the items the raters could be "
+        "given, the raters fixed (other raters would add their own variation)"
     )
+    analytic = [iv for iv in ivs if iv.method.startswith("analytic")]
+    out = []
+    if len(analytic) < len(ivs):
+        bca = "BCa bootstrap (bias-corrected and accelerated, the acceleration from the jackknife)"
+        name = bca if args.method == "bca" else "percentile bootstrap"
+        which = "Krippendorff's alpha's interval" if analytic else "each interval"
+        out.append(
+            f"{which} is the {name} of the items ({args.size} resamples, "
+            f"{seed_text(args.seed)}): {what} are drawn with replacement and the coefficient "
+            f"computed anew; {assumes}"
+        )
+    if analytic:
+        which = "each interval" if len(analytic) == len(ivs) else (
+            "each interval but Krippendorff's alpha's"
+        )  # fmt: skip
+        exact = any(iv.coefficient == "pabak" for iv in analytic)
+        out.append(
+            f"{which} is analytic: the estimate ± z times the large-sample standard error its "
+            "method names, clipped to [-1, 1]"
+            + (
+                " (PABAK's: the exact Clopper-Pearson interval of the observed agreement, "
+                "mapped through PABAK = (q p_o - 1) / (q - 1))"
+                if exact
+                else ""
+            )
+            + f"; {assumes}, and enough items for the normal approximation"
+        )
+    return out
+
+
+def _how(args, ivs) -> str:
+    """The coefficients' title's account of the method."""
+    analytic = sum(iv.method.startswith("analytic") for iv in ivs)
+    resampled = f"{args.size} resamples, {seed_text(args.seed)}"
+    if analytic == len(ivs):
+        return "analytic"
+    if args.method != "analytic":
+        return f"{SHOWN[args.method]}, {resampled}"
+    if not analytic:  # Krippendorff's alpha alone
+        return f"no analytic variance: percentile bootstrap, {resampled}"
+    return f"analytic; Krippendorff's alpha's: percentile bootstrap, {resampled}"
+
+
+def _check_method(args, raters) -> None:
+    """--size and --seed are the bootstrap's; the defaults where they are not given."""
+    given = [f"--{o}" for o in ("size", "seed") if getattr(args, o) is not None]
+    if args.method == "analytic" and len(raters) == 2 and given:
+        raise InputError(
+            f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} the bootstrap's: "
+            "with --method analytic two raters' intervals resample nothing (leave "
+            f"{'it' if len(given) == 1 else 'them'} out, or use --method percentile or bca)"
+        )
+    args.size = SIZE if args.size is None else args.size
+    args.seed = DEFAULT_SEED if args.seed is None else args.seed
 
 
 def evaluate_agree(args) -> Tables:
@@ -148,6 +260,7 @@ def evaluate_agree(args) -> Tables:
             "--weights is of two raters' kappa and AC2; with three raters or more use "
             "--measurement ordinal (or interval)"
         )
+    _check_method(args, raters)
     single = "agreement beyond chance needs two categories or more"
     rated = rated_columns(args.file, raters, args, args.categories, single)
     k = len(rated.categories)
@@ -172,8 +285,10 @@ def evaluate_agree(args) -> Tables:
         "raters": raters,
         "categories": [str(c) for c in rated.categories],
         "level": args.level,
-        "size": args.size,
-        "seed": args.seed,
+        "method": args.method,
+        # null where nothing is resampled (two raters' analytic intervals)
+        "size": None if args.method == "analytic" and len(raters) == 2 else args.size,
+        "seed": None if args.method == "analytic" and len(raters) == 2 else args.seed,
     }
     if len(raters) == 2:
         both = given == 2
@@ -188,7 +303,7 @@ def evaluate_agree(args) -> Tables:
         names = ["weighted_kappa" if args.weights else "kappa", "scott_pi", "pabak", "gwet_ac1"]
         ivs = [_interval(n, m, args, **(weights if n in ("weighted_kappa", "gwet_ac1") else {}))
                for n in names]  # fmt: skip
-        rows = [_row(iv) for iv in ivs]
+        rows = [_row(iv, args) for iv in ivs]
         if args.weights:
             rows[0][0] = f"Cohen's weighted kappa ({args.weights})"
             rows[3][0] = f"Gwet's AC2 ({args.weights})"
@@ -241,7 +356,7 @@ def evaluate_agree(args) -> Tables:
                 + " out of "
                 "Krippendorff's alpha (no pair to compare), as Krippendorff defines it"
             )
-        rows = [_row(iv) for iv in ivs]
+        rows = [_row(iv, args) for iv in ivs]
         rows[-1][0] = f"Krippendorff's alpha ({args.measurement})"
         matrices, data["cross_tables"] = [], []
         for i, a in enumerate(raters):  # each pair on the items both rated
@@ -252,17 +367,18 @@ def evaluate_agree(args) -> Tables:
                 data["cross_tables"].append({"rows": a, "columns": b, "counts": m.tolist()})
         what = "the items (each with all its ratings)"
     notes += [iv.warning for iv in ivs if iv.warning]
-    notes.append(_assumption(args, what))
+    notes += [f for f in (_fallback(iv, args) for iv in ivs) if f]
+    notes += _assumptions(args, what, ivs)
     sections = [
         Section(
-            f"Coefficients ({level}, {args.size} resamples, {seed_text(args.seed)})",
-            ["coefficient", "estimate", "low", "high", "items"],
+            f"Coefficients ({level}, {_how(args, ivs)})",
+            ["coefficient", "estimate", "low", "high", "items", "method"],
             rows,
         )
     ]
     sections += matrices
     sections.append(Section("Notes", notes=notes))
-    data["coefficients"] = {iv.coefficient: _entry(iv) for iv in ivs}
+    data["coefficients"] = {iv.coefficient: _entry(iv, args) for iv in ivs}
     data["notes"] = notes
     return Tables(heading, sections, data)
 
