@@ -16,6 +16,11 @@ Two rows (ratios, not seconds, are what a shared machine can compare):
   file, each in a fresh process: the command line forced onto the counts path, against
   ``pandas.read_parquet`` + ``dca``. The command line also gives the band (2,000
   resamples) and the matrix's metrics with their intervals; ``dca`` gives neither.
+- The same with two systems (``--pred a --scores r --pred b --scores q``): the paired
+  difference in net benefit with its band, through DuckDB's counts per pair of bins, at
+  10**8 rows; at 10**6 rows forced onto the counts path against the command line's own
+  row reader on the same file (below ``SCORE_ROWS`` it reads every row and adds the ROC AUC
+  comparison, DeLong's and a paired bootstrap; ``dcurves`` has no paired difference).
 
 Wall and CPU seconds are both given: on a shared machine the CPU time is the steadier figure.
 """
@@ -99,10 +104,13 @@ def band_row(n_items: int, distinct: int, size: int, reference: int, rng) -> dic
     return row
 
 
+# A second system (b, q) beside the first (a, r): read only by the paired rows (Parquet
+# is read column by column).
 _GENERATE = """
 COPY (
-  SELECT y, CAST(r >= 0.3 AS INTEGER) AS a, r
-  FROM (SELECT y, 0.2 * y + 0.8 * (hash(i, 2) % 1000000) / 1e6 AS r
+  SELECT y, CAST(r >= 0.3 AS INTEGER) AS a, r, CAST(q >= 0.3 AS INTEGER) AS b, q
+  FROM (SELECT y, 0.2 * y + 0.8 * (hash(i, 2) % 1000000) / 1e6 AS r,
+               0.1 * y + 0.9 * (hash(i, 3) % 1000000) / 1e6 AS q
         FROM (SELECT i, CAST(hash(i, 1) % 10 < 3 AS INTEGER) AS y FROM range({n}) t(i)))
 ) TO '{path}' (FORMAT parquet)
 """
@@ -114,10 +122,11 @@ cli.SCORE_ROWS = {score_rows}
 start = time.perf_counter()  # the imports are not timed
 with contextlib.redirect_stdout(io.StringIO()) as out:
     status = cli.run(["report", {path!r}, "--truth", "y", "--pred", "a", "--scores", "r",
-                      "--net-benefit", "0.05:0.35", "--json", *{extra!r}])
+                      *{paired!r}, "--net-benefit", "0.05:0.35", "--json", *{extra!r}])
 assert status == 0, status
-assert "DuckDB counted" in out.getvalue()
+assert ("DuckDB counted" in out.getvalue()) == {counted!r}
 """
+_PAIRED = ["--pred", "b", "--scores", "q"]
 
 _DCA = """
 import numpy as np
@@ -132,7 +141,8 @@ assert len(got) == 3 * 31
 
 def scale_rows(quick: bool) -> list[dict]:
     """``report --net-benefit`` through DuckDB at 10**8 rows, and against ``dcurves`` at
-    10**6 (quick: 10**4 and 10**3 rows, 100 resamples)."""
+    10**6; the same with two systems, against the row reader at 10**6 (quick: 10**4 and
+    10**3 rows, 100 resamples)."""
     import tempfile
     from pathlib import Path
 
@@ -146,12 +156,19 @@ def scale_rows(quick: bool) -> list[dict]:
         paths = {n: Path(folder) / f"risks-{n}.parquet" for n in (big, small)}
         for n, path in paths.items():
             duckdb.execute(_GENERATE.format(n=n, path=path))
+        at = {"score_rows": 0 if quick else 10**7, "counted": True, "extra": extra}
+        forced = at | {"score_rows": 0}
+        below = at | {"score_rows": 10**7, "counted": False}  # the row reader
         bodies = [
-            _CLI.format(path=str(paths[big]), score_rows=0 if quick else 10**7, extra=extra),
-            _CLI.format(path=str(paths[small]), score_rows=0, extra=extra),
+            _CLI.format(path=str(paths[big]), paired=[], **at),
+            _CLI.format(path=str(paths[small]), paired=[], **forced),
+            _CLI.format(path=str(paths[big]), paired=_PAIRED, **at),
+            _CLI.format(path=str(paths[small]), paired=_PAIRED, **forced),
+            _CLI.format(path=str(paths[small]), paired=_PAIRED, **below),
         ]
-        # quick: both in one process (seconds); the full run: each in a fresh one
-        got, ours = _measure_group(bodies) if quick else [_measure(b) for b in bodies]
+        # quick: all in one process (seconds); the full run: each in a fresh one
+        measured = _measure_group(bodies) if quick else [_measure(b) for b in bodies]
+        got, ours, paired_big, paired, rows_read = measured
         rows.append({"what": "python -m clfmetrics report --scores --net-benefit (DuckDB)",
                      "rows": big, "thresholds": 31, **got})  # fmt: skip
         row = {"what": "the same, forced onto the counts path, against dcurves.dca",
@@ -165,6 +182,14 @@ def scale_rows(quick: bool) -> list[dict]:
                     "reference_seconds": ref["seconds"], "reference_peak_mb": ref["peak_mb"],
                     "speedup": ref["seconds"] / ours["seconds"]}  # fmt: skip
         rows.append(row)
+        rows.append({"what": "the same with two systems: the paired difference in net "
+                     "benefit (DuckDB)", "rows": big, "thresholds": 31, **paired_big})  # fmt: skip
+        rows.append({"what": "the paired difference forced onto the counts path, against the "
+                     "command line's row reader", "rows": small, "thresholds": 31, **paired,
+                     "reference": "the row reader: every row's scores in memory, with the ROC "
+                     "AUC comparison", "reference_seconds": rows_read["seconds"],
+                     "reference_peak_mb": rows_read["peak_mb"],
+                     "speedup": rows_read["seconds"] / paired["seconds"]})  # fmt: skip
     return rows
 
 

@@ -49,9 +49,12 @@ def test_quick_benchmark_runs(tmp_path):
     assert nb["ours_s"] > 0 and nb["speedup"] > 0 and nb["max_difference"] < 1e-12, nb
     (band,) = results["decisions"]["band"]
     assert band["band_s"] > 0 and band["speedup"] > 1 and 0 < band["mean_width"] < 1, band
-    big, small = results["decisions"]["scale"]  # --net-benefit through DuckDB's counts
+    # --net-benefit through DuckDB's counts: one system, then two (the paired difference)
+    big, small, paired_big, paired = results["decisions"]["scale"]
     assert big["rows"] > small["rows"] and big["seconds"] > 0 and big["peak_mb"] > 0, big
     assert small["speedup"] > 0 and small["reference_seconds"] > 0, small
+    assert paired_big["rows"] == big["rows"] and paired_big["seconds"] > 0, paired_big
+    assert paired["speedup"] > 0 and paired["reference_seconds"] > 0, paired
     (exact,) = results["exact"]  # Clopper-Pearson on 36 classes, ours and scipy's
     assert exact["ours_s"] > 0 and exact["ratio_ours_to_scipy"] > 0
     assert exact["max_end_difference"] < 1e-10

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
-from page_site import screening_sample
+from chapter_runner import ROOT
+from page_site import explorers, screening_sample
 
 from clfbook.widgets import (
     chance_baseline_simulator,
@@ -17,7 +19,7 @@ from clfbook.widgets import (
 from clfbook.widgets._base import fmt
 from clfbook.widgets._page_specs import chance_vectors
 from clfbook.widgets.chance import chance_summary, simulate_chance
-from clfbook.widgets.page import page_html, page_spec, page_view
+from clfbook.widgets.page import KINDS, NO_SCRIPT, page_html, page_spec, page_view
 
 
 def test_page_spec_rejects_what_is_not_an_explorer():
@@ -90,3 +92,47 @@ def test_a_page_view_built_from_the_factory_leaves_no_widget_state():
     assert view.html == page_html(ex)
     with pytest.raises(ValueError, match="only when explorer is a function"):
         page_view(ex, live_figure=False)
+
+
+#: Where the book shows each kind's page version: the chapter, and which of its page_view
+#: calls (in order) it is.
+SHOWN_IN = {
+    "confusion": ("01-confusion-matrix.md", 0),
+    "macro_f1": ("04-two-macro-f1.md", 0),
+    "nonmonotonicity": ("07-kappa-mcc.md", 0),
+    "paradox": ("09-f-measure-paradox.md", 0),
+    "prevalence": ("10-metric-properties.md", 0),
+    "chance": ("10-metric-properties.md", 1),
+    "chooser": ("13-choosing-a-metric.md", 0),
+    "problem": ("13-choosing-a-metric.md", 1),
+    "threshold": ("14-scores-and-thresholds.md", 0),
+    "costs": ("15b-decisions.md", 0),
+    "judge": ("17b-judges-and-prevalence.md", 0),
+}
+
+
+def _note(snippet: str) -> str:
+    return re.search(r'<p class="clf-nojs">(.*?)</p>', snippet).group(1)
+
+
+def test_the_no_script_note_says_what_the_chapter_shows_of_the_starting_state():
+    """The note shown without JavaScript names a figure exactly where the chapter's section
+    shows one before the page version (the problem chooser lists its pool, the paradox
+    explorer shows tables), and each explorer's note is its kind's."""
+    kinds = {kind for kind, _, _ in KINDS.values()}
+    assert set(NO_SCRIPT) == set(SHOWN_IN) == kinds
+    for kind, (chapter, k) in SHOWN_IN.items():
+        text = (ROOT / "chapters" / chapter).read_text(encoding="utf-8")
+        calls = [m.start() for m in re.finditer(r"^page_view\(", text, re.M)]
+        before = text[: calls[k]]
+        section = before[before.rfind("\n## ") :]  # from the section's heading on
+        has_figure = re.search(r"^  figure:", section, re.M) is not None
+        starting = NO_SCRIPT[kind][1]
+        assert ("figure" in starting) == has_figure, (kind, chapter, starting)
+    built = explorers("confusion", "paradox", "problem")
+    notes = {kind: _note(page_html(ex)) for kind, ex in built.items()}
+    assert "(the figure above shows its starting state)" in notes["confusion"]
+    assert "figure" not in notes["problem"] and "figure" not in notes["paradox"]
+    assert "the pool of metrics and the metrics left out are listed" in notes["problem"]
+    assert notes["problem"].startswith("This is the page version of the problem chooser: ")
+    assert "the table of propositions above" in notes["paradox"]

@@ -143,3 +143,40 @@ def test_the_paired_difference_from_counts_is_that_of_the_items():
         )
         for field in ("difference", "net_benefit_a", "low", "high", "pointwise_high"):
             np.testing.assert_array_equal(getattr(items, field), getattr(counted, field))
+
+
+def test_the_paired_band_of_binned_counts_is_the_item_bootstraps_by_its_definition():
+    """The command line's counts (each pair of bins standing at its lower edges) against the
+    band computed by its definition from resamples of the items' indices, scored by
+    ``net_benefit`` on the items' own risks: within Monte Carlo error of two bootstraps."""
+    from clfmetrics import net_benefit
+
+    y, a, b = _cohort(np.random.default_rng(9), 1500)
+    low_edge = np.r_[0.0, THRESHOLDS]  # THRESHOLDS are sorted and distinct
+    bins = np.searchsorted(THRESHOLDS, np.column_stack([a, b]), side="right")
+    cells, inverse = np.unique(np.column_stack([bins, y]), axis=0, return_inverse=True)
+    n, is_pos = np.bincount(inverse.ravel()), cells[:, 2] == 1
+    size = 4000
+    counted = net_benefit_difference_from_counts(
+        low_edge[cells[:, 0]], low_edge[cells[:, 1]], n * is_pos, n * ~is_pos, THRESHOLDS,
+        size=size, rng=1,
+    )  # fmt: skip
+    observed = net_benefit(y, a, THRESHOLDS) - net_benefit(y, b, THRESHOLDS)
+    np.testing.assert_allclose(counted.difference, observed, rtol=0, atol=1e-12)
+    picks = np.random.default_rng(2).integers(0, y.size, (size, y.size))
+    curves = np.array(
+        [net_benefit(y[i], a[i], THRESHOLDS) - net_benefit(y[i], b[i], THRESHOLDS) for i in picks]
+    )
+    # The definition: sup-t over the thresholds (spread at least one item's worth), and the
+    # percentile interval of each threshold.
+    spread = np.maximum(curves.std(axis=0), 1 / y.size)
+    crit = np.quantile((np.abs(curves - observed) / spread).max(axis=1), 0.95)
+    low, high = observed - crit * spread, observed + crit * spread
+    p_low, p_high = np.quantile(curves, [0.025, 0.975], axis=0)
+    half = (high - low) / 2
+    tolerance = 0.1 * half  # about three standard errors of two bootstraps of 4,000
+    for got, want in ((counted.low, low), (counted.high, high), (counted.pointwise_low, p_low),
+                      (counted.pointwise_high, p_high)):  # fmt: skip
+        assert (np.abs(got - want) < tolerance).all(), (got, want)
+    # and the tolerance tells the simultaneous band from the pointwise one
+    assert ((high - low) / 2 - (p_high - p_low) / 2 > 1.5 * tolerance).all()

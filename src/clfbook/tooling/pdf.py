@@ -18,7 +18,8 @@ Before printing, the page is made a book:
 
 - **every figure loaded**: the figures below the first of a page load lazily too;
 - **the explorers' static figures**: an explorer's controls need a reader; its starting state
-  is the figure above it, which stays (``_static/explorers.css`` hides the controls in print);
+  is shown above it (a figure, or a table or list: ``clfbook.widgets.page.NO_SCRIPT``), which
+  stays (``_static/explorers.css`` hides the controls in print);
 - **the solutions at the end of their chapter**: on the page a solution is folded under its
   exercise; in the PDF each chapter's solutions follow its last section, under "Solutions",
   unfolded, each titled with the exercise it solves (its link leads back). The quick

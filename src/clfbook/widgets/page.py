@@ -7,8 +7,10 @@ that ``_static/explorers.js`` turns into labelled, keyboard-operable controls, a
 ``aria-live`` readout and SVG figures in the book's Okabe-Ito palette. The formulas a
 matrix edit needs run in the browser (``_static/clfmetrics.js``, a port checked against
 the library); sweeps and simulations are computed here, by the library, at build time.
-Without JavaScript the snippet shows a one-line note, and the chapter's static figure
-of the starting state remains. Convention: ``m[i, j]`` = predicted ``i``, true ``j``.
+Without JavaScript the snippet shows a one-line note, and the chapter's static view of
+the starting state remains (:data:`NO_SCRIPT` says what it is: a figure for most, the
+paradox explorer's tables, the problem chooser's pool of metrics). Convention:
+``m[i, j]`` = predicted ``i``, true ``j``.
 """
 
 from __future__ import annotations
@@ -34,7 +36,15 @@ from .prevalence import PrevalenceExplorer
 from .problem import ProblemChooser
 from .threshold import ThresholdExplorer
 
-__all__ = ["KINDS", "PageExplorer", "offline_widgets", "page_html", "page_spec", "page_view"]
+__all__ = [
+    "KINDS",
+    "NO_SCRIPT",
+    "PageExplorer",
+    "offline_widgets",
+    "page_html",
+    "page_spec",
+    "page_view",
+]
 
 #: Explorer class -> (kind used by explorers.js, title, spec builder).
 KINDS = {
@@ -53,6 +63,37 @@ KINDS = {
     CostCurveExplorer: ("costs", "Cost curve explorer", specs.costs_spec),
     ProblemChooser: ("problem", "From the problem to a plan", specs.problem_spec),
     JudgeExplorer: ("judge", "Judge explorer", specs.judge_spec),
+}
+
+
+#: Per kind, for the note shown where the book's script does not run: the explorer's name
+#: in a sentence, and where the chapter shows its starting state without the script.
+NO_SCRIPT = {
+    "confusion": ("the confusion matrix explorer", "the figure above shows its starting state"),
+    "macro_f1": ("the two macro F1s explorer", "the figure above shows its starting state"),
+    "nonmonotonicity": (
+        "the explorer that adds errors to one cell",
+        "the figure above shows its starting state",
+    ),
+    "paradox": (
+        "the F-measure paradox explorer",
+        "the scores and the table of propositions above show its starting state",
+    ),
+    "prevalence": ("the prevalence explorer", "the figure above shows its starting state"),
+    "chance": ("the chance-baseline simulator", "the figure above shows its starting state"),
+    "chooser": (
+        "the metric chooser",
+        "its starting state, with nothing ticked, is the figure of the property grid earlier "
+        "in this section",
+    ),
+    "threshold": ("the threshold explorer", "the figure above shows its starting state"),
+    "costs": ("the cost curve explorer", "the figure above shows its starting state"),
+    "problem": (
+        "the problem chooser",
+        "for its starting answers, the pool of metrics and the metrics left out are listed "
+        "earlier in this section",
+    ),
+    "judge": ("the judge explorer", "the figure above shows its starting state"),
 }
 
 
@@ -95,14 +136,15 @@ def page_html(explorer) -> str:
     data = data.replace("</", "<\\/")  # never close the script element early
     uid = hashlib.sha1(data.encode()).hexdigest()[:8]
     title = html.escape(spec["title"])
+    name, starting = NO_SCRIPT[spec["kind"]]
     return (
         f'<div class="clf-page-explorer" id="clf-{spec["kind"]}-{uid}" '
         f'data-kind="{spec["kind"]}" role="group" aria-label="{title} (runs in this page)">'
         # Shown where the book's script does not run: a browser without JavaScript, and a
         # notebook (JupyterLab), where the cell before this one is the live explorer.
-        f'<p class="clf-nojs">This is the page version of the {title.lower()}: it runs in '
-        "the book's web page, with JavaScript (the figure above shows its starting state). "
-        "With a kernel, the cell before this one runs the live explorer.</p>"
+        f'<p class="clf-nojs">This is the page version of {name}: it runs in the book\'s web '
+        f"page, with JavaScript ({starting}). With a kernel, the cell before this one runs "
+        "the live explorer.</p>"
         f'<script type="application/json" class="clf-spec">{data}</script></div>'
     )
 

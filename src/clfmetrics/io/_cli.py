@@ -120,12 +120,14 @@ A CSV or Parquet file (``.parquet``, ``.pq``) is aggregated by DuckDB when it
 is installed (``pip install clfmetrics[duckdb]``): DuckDB reads the file out
 of core and returns how many rows share each combination of the label
 columns, so a file of 10**8 rows needs little memory; the output is the same
-as the row-by-row reader's (``_csvcounts``). ``--net-benefit`` with one ``--scores``
-column on such a file of ``SCORE_ROWS`` (10**7) rows or more (without ``--costs`` or
-``--plan``) is counted by DuckDB too, per class, prediction and number of thresholds the
-score reaches: the decision curve and its band are the row reader's (for the same seed),
-the score summaries that need every row's score (ROC AUC, AP, Brier, calibration) are
-left out, and a warning says so. Without DuckDB, and for
+as the row-by-row reader's (``_csvcounts``). ``--net-benefit`` with ``--scores`` (one
+column per ``--pred``) on such a file of ``SCORE_ROWS`` (10**7) rows or more (without
+``--costs`` or ``--plan``) is counted by DuckDB too, per class, prediction and number of
+thresholds the score reaches (two ``--pred``: per class, pair of predictions and pair of
+bins, ``(T + 1)**2`` of them for ``T`` thresholds): the decision curve (two: the paired
+difference in net benefit) and its band are the row reader's (for the same seed), the
+score summaries that need every row's score (ROC AUC, AP, Brier, calibration; two: the
+ROC AUC comparison) are left out, and a warning says so. Without DuckDB, and for
 ``--scores``/``--proba`` otherwise (a score belongs to a row), the file is read row by
 row, streaming in batches (``_csvstream``: counts of label combinations, or
 compact per-row arrays with scores; a Parquet file through DuckDB). A small
@@ -520,10 +522,11 @@ def _strip_hint(result, args) -> None:
 
 
 def _binned(args, decisions, parquet: bool) -> bool:
-    """Whether DuckDB counts the rows per bin of the score for the decision curve: one
-    --pred, --scores and --net-benefit without --costs or --plan, on a file (Parquet, or a
-    CSV of SMALL_CSV or more) of SCORE_ROWS rows or more."""
-    if not (args.scores and decisions["net_benefit"] is not None and len(args.pred) == 1):
+    """Whether DuckDB counts the rows per bin of the scores for the decision curve (one
+    --pred) or the paired difference in net benefit (two, per pair of bins): --scores and
+    --net-benefit without --costs or --plan, on a file (Parquet, or a CSV of SMALL_CSV or
+    more) of SCORE_ROWS rows or more."""
+    if not (args.scores and decisions["net_benefit"] is not None):
         return False
     if decisions["costs"] is not None or args.plan is not None:
         return False
@@ -537,20 +540,34 @@ def _binned(args, decisions, parquet: bool) -> bool:
 
 
 def _binned_report(args, counted, thresholds, options):
-    """The report of counts per (truth, prediction, bin of the score) with the decision
-    curve: each bin's risk stands for its items (the curve and band are the items')."""
+    """The report (or comparison) of counts per (truth, predictions, bin of each score) with
+    the decision curve (or the paired difference in net benefit): each bin's risk stands for
+    its items (the curve, the difference and their bands are the items')."""
     edges = np.unique(thresholds)
     risks = np.r_[0.0, edges][counted.bins]  # a score with exactly ``bin`` edges at or below
     pos = positive_class(args, counted.classes)
-    out = report_from_counts(counted.labels[args.truth], counted.labels[args.pred[0]],
-                             counted.counts, scores=risks, net_benefit=thresholds,
-                             pos_label=pos, **options)  # fmt: skip
+    truth, n = counted.labels[args.truth], counted.counts
+    rows = f"with {count(int(n.sum()), 'row')} (from {count(SCORE_ROWS, 'row')} on) DuckDB"
+    if len(args.pred) == 1:
+        out = report_from_counts(truth, counted.labels[args.pred[0]], n, scores=risks[0],
+                                 net_benefit=thresholds, pos_label=pos, **options)  # fmt: skip
+        out.warnings.append(
+            "the score summaries (ROC AUC, average precision, Brier score, calibration) need "
+            f"every row's score; {rows} counted the rows per class, prediction and threshold "
+            "reached for the decision curve, which needs no more. For those summaries, report "
+            "on a random sample of the rows"
+        )
+        return out
+    a, b = args.pred
+    out = compare_from_counts(truth, counted.labels[a], counted.labels[b], n, names=(a, b),
+                              scores=tuple(risks), net_benefit=thresholds, pos_label=pos,
+                              **options)  # fmt: skip
     out.warnings.append(
-        f"the score summaries (ROC AUC, average precision, Brier score, calibration) need every "
-        f"row's score; with {count(int(counted.counts.sum()), 'row')} (from "
-        f"{count(SCORE_ROWS, 'row')} on) DuckDB counted the rows per class, prediction and "
-        "threshold reached for the decision curve, which needs no more. For those summaries, "
-        "report on a random sample of the rows"
+        "the ROC AUC comparison (each system's ROC AUC and their difference, by DeLong's test "
+        f"and the paired bootstrap) needs every row's scores; {rows} counted the rows per "
+        "class, pair of predictions and pair of thresholds reached for the paired difference "
+        "in net benefit, which needs no more. For that comparison, report on a random sample "
+        "of the rows"
     )
     return out
 
@@ -595,7 +612,7 @@ def _counted(args, score_columns, decisions):
             width=None if header is None else len(header),
             strip=args.strip_labels,
             decimal=args.decimal,
-            score=args.scores[0] if binned else None,
+            scores=args.scores if binned else (),
             edges=np.unique(decisions["net_benefit"]) if binned else None,
         )
     except InputError:

@@ -34,8 +34,8 @@ PARQUET = (".parquet", ".pq")
 @dataclass
 class Counted:
     """Distinct combinations of the label columns (checked, as labels) and their counts;
-    with a score column and thresholds, also of the score's bin (``bins``: how many of the
-    thresholds the score reaches)."""
+    with score columns and thresholds, also of each score's bin (``bins``, one row per score
+    column: how many of the thresholds the score reaches)."""
 
     labels: dict[str, np.ndarray]
     counts: np.ndarray
@@ -141,14 +141,15 @@ def counted_columns(
     width=None,
     strip=False,
     decimal=".",
-    score=None,
+    scores=(),
     edges=None,
 ):
     """The label columns of ``path`` aggregated by DuckDB: a :class:`Counted`.
 
-    With ``score`` (a column of predicted risks) and ``edges`` (sorted distinct threshold
-    probabilities), the rows are counted per combination of labels and bin of the score:
-    the number of edges at or below it (``Counted.bins``), all a decision curve needs.
+    With ``scores`` (columns of predicted risks) and ``edges`` (sorted distinct threshold
+    probabilities), the rows are counted per combination of labels and bin of each score:
+    the number of edges at or below it (``Counted.bins``), all a decision curve (one score)
+    or a paired difference in net benefit (two, their joint bins) needs.
 
     Raises :class:`InputError` for a missing file or column, a missing value
     (``na="error"``), bad counts, an empty table, a score that is not a number in [0, 1],
@@ -168,11 +169,11 @@ def counted_columns(
                 f"{delimiter!r} (or pass --delimiter), and give every row one field per column"
             )
     header = {c.strip(): c for c in rel.columns}
-    for name in [*label_names, *([counts] if counts else []), *([score] if score else [])]:
+    for name in [*label_names, *([counts] if counts else []), *scores]:
         if name not in header:
             raise InputError(f"{path} has no column {name!r}; its columns are {list(header)}")
-    binned = ""
-    if score is not None:
+    binned, bin_names = "", [f"__bin{k}" for k in range(len(scores))]
+    for score, bin_name in zip(scores, bin_names, strict=True):
         value = _score_value(rel, header[score], is_parquet(path), decimal)
         _check_risks(rel, value, header[score], path, score, na)
         # The bin: how many edges the score reaches (numpy's searchsorted, side="right");
@@ -180,14 +181,14 @@ def counted_columns(
         reached = " + ".join(
             f"CAST({value} >= CAST('{float(t)!r}' AS DOUBLE) AS INTEGER)" for t in edges
         )
-        binned = f", coalesce({reached}, -1) AS __bin"
+        binned += f", coalesce({reached}, -1) AS {bin_name}"
     if counts is None:
         # Count the rows on the file's own types first (cheap), then turn only the
         # distinct values into text below, where equal texts are summed again.
         grouped = ", ".join(_quote(header[n]) for n in label_names)
         if binned:
             rel = rel.project(f"{grouped}{binned}")
-            grouped += ", __bin"
+            grouped += "".join(f", {b}" for b in bin_names)
         rel = rel.aggregate(f"{grouped}, count(*) AS __rows", grouped)
         number = "__rows"
     else:
@@ -203,9 +204,8 @@ def counted_columns(
         for i, n in enumerate(label_names)
     ]
     names = [f"k{i}" for i in range(len(label_names))]
-    if binned:
-        keys.append("__bin")
-        names.append("__bin")
+    keys += bin_names
+    names += bin_names
     table = rel.project(", ".join([*keys, f"{number} AS n"]))
     try:
         *values, n = duckdb_counts(table, names, counts="n")
@@ -214,9 +214,12 @@ def counted_columns(
         raise InputError(text.replace("NULL entries", "empty or non-numeric entries")) from None
     except duckdb.Error as err:
         raise InputError(f"cannot read {path}: {str(err).strip().splitlines()[0]}") from None
-    bins = np.asarray(values.pop(), dtype=np.int64) if binned else None
+    bins = None
+    if scores:
+        bins = np.array([np.asarray(v, dtype=np.int64) for v in values[-len(scores) :]])
+        del values[-len(scores) :]
     values = [np.asarray(v, dtype=str) for v in values]
-    drop = np.zeros(n.shape, dtype=bool) if bins is None else bins < 0  # a missing score
+    drop = np.zeros(n.shape, dtype=bool) if bins is None else (bins < 0).any(axis=0)
     for name, v in zip(label_names, values, strict=True):
         missing = _missing(v) if na != "keep" else np.zeros(v.shape, dtype=bool)
         if missing.any() and na == "error":
@@ -244,5 +247,5 @@ def counted_columns(
     except InputError as err:  # the aggregate has no line numbers
         raise InputError(re.sub(r", line -1", "", str(err))) from None
     notes[:0] = [strip_note(changed)] if strip else []
-    kept = None if bins is None else bins[keep]
+    kept = None if bins is None else bins[:, keep]
     return Counted(labels, n[keep], classes, int(n[drop].sum()), notes, kept)

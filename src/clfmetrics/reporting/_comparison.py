@@ -34,6 +34,7 @@ from ._decisions import (
     DifferenceSection,
     binary_risks,
     check_cost_matrix,
+    counted_decisions,
     parse_thresholds,
     probability_matrix,
 )
@@ -363,6 +364,9 @@ def compare_from_counts(
     level=0.95,
     size=10_000,
     rng=DEFAULT_SEED,
+    scores=None,
+    net_benefit=None,
+    pos_label=None,
 ) -> Comparison:
     """:func:`compare` from how many items share each (true class, A's, B's prediction).
 
@@ -382,6 +386,19 @@ def compare_from_counts(
         Items with that combination (0 drops it), not all 0.
     labels, names, level, size, rng
         As in :func:`compare`.
+    scores : pair of array_like of float, each of the same length, optional
+        With ``net_benefit``: ``(risks_a, risks_b)``, each system's predicted risk of the
+        positive class for each combination (the combinations are then (true class, A's
+        and B's prediction, A's and B's risk)). The net benefit depends on a risk only
+        through the thresholds it reaches, so a risk may stand for all the items between
+        two consecutive thresholds: ``(T + 1)**2`` pairs of bins per class and pair of
+        predictions at most.
+    net_benefit, pos_label
+        As in :func:`compare` (two classes): the paired difference in net benefit from the
+        counts (:func:`clfmetrics.inference.net_benefit_difference_from_counts`), the same
+        difference and, for the same ``rng``, the same band as :func:`compare` gives on the
+        items. The ROC AUC comparison of ``scores=`` in :func:`compare` needs every item's
+        score and is not given (``ranking`` is None).
 
     Returns
     -------
@@ -393,9 +410,29 @@ def compare_from_counts(
     ...                         size=500, rng=0)
     >>> c.verdicts()["accuracy"], c.mcnemar.a_only, c.n_items
     ('A', 40, 120)
+    >>> c = compare_from_counts([0, 0, 1, 1], [0, 1, 1, 1], [0, 0, 0, 1], [50, 10, 30, 10],
+    ...                         scores=([0.1, 0.6, 0.8, 0.8], [0.2, 0.2, 0.3, 0.7]),
+    ...                         net_benefit=[0.5], size=200, rng=0)
+    >>> c.net_benefit.difference.difference.round(4).tolist()
+    [0.2]
     """
     arguments = ("truth", "pred_a", "pred_b")
-    return _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arguments)
+    out = _counted(truth, pred_a, pred_b, counts, labels, names, level, size, rng, arguments)
+    decisions = counted_decisions(truth, out.labels, pos_label, scores, net_benefit)
+    if decisions is None:
+        return out
+    if not isinstance(scores, (tuple, list)) or len(scores) != 2:
+        raise ValueError(
+            "scores must be a pair (risks_a, risks_b), one array per system; got "
+            f"{type(scores).__name__}"
+        )
+    thresholds, positive, is_pos = decisions
+    weights = np.asarray(counts)
+    out.net_benefit = DifferenceSection.from_counts(
+        scores, np.where(is_pos, weights, 0), np.where(is_pos, 0, weights), positive,
+        out.names, thresholds, out.level, out.size, rng, out.seed,
+    )  # fmt: skip
+    return out
 
 
 def _system_names(pred_a, pred_b, names) -> tuple:

@@ -21,12 +21,14 @@ import html
 
 import numpy as np
 
+from .._base.codes import as_label_vector
 from .._base.numbers import count, num, seed_text
 from ..inference import (
     bayes_cost_interval,
     decision_curve,
     decision_curve_from_counts,
     net_benefit_difference,
+    net_benefit_difference_from_counts,
 )
 from ..scores import check_thresholds, expected_cost
 from ._html import Series, chart
@@ -154,6 +156,27 @@ def _check_probabilities(p: np.ndarray, what: str) -> None:
             f"{what} needs predicted probabilities in [0, 1]; the scores reach "
             f"{p.min():g} to {p.max():g}"
         )
+
+
+def counted_decisions(truth, labels, pos_label, scores, net_benefit):
+    """For ``*_from_counts(scores=, net_benefit=, pos_label=)``, the arguments checked: None
+    without ``net_benefit``, else ``(thresholds, positive, is_pos)``, the positive class (the
+    second of ``labels`` by default) and whether each combination's true class is it."""
+    if net_benefit is None:
+        if scores is not None or pos_label is not None:
+            raise ValueError("scores and pos_label are read only with net_benefit")
+        return None
+    if scores is None:
+        raise ValueError(
+            "net_benefit needs scores: the predicted risk of the positive class of each combination"
+        )
+    thresholds = parse_thresholds(net_benefit)
+    if len(labels) != 2:
+        raise ValueError(f"net_benefit needs two classes; there are {len(labels)} ({labels})")
+    if pos_label is not None and pos_label not in labels:
+        raise ValueError(f"pos_label={pos_label!r} is not one of the classes {labels}")
+    positive = labels[1] if pos_label is None else pos_label
+    return thresholds, positive, as_label_vector(truth, "truth") == positive
 
 
 def _seeded(rng):
@@ -301,6 +324,21 @@ class DifferenceSection:
             size=self.size,
             rng=_seeded(rng),
         )
+
+    @classmethod
+    def from_counts(cls, risks, positives, negatives, positive, names, thresholds, level, size,
+                    rng, seed):  # fmt: skip
+        """The section from counts of positives and negatives per pair of risks ``(risks_a,
+        risks_b)`` (:func:`~clfmetrics.inference.net_benefit_difference_from_counts`: the same
+        difference and, for the same ``rng``, the same band as the items)."""
+        self = cls.__new__(cls)
+        self.positive, self.names, self.seed = positive, names, seed
+        self.size = min(size, BAND_SIZE)
+        self.difference = net_benefit_difference_from_counts(
+            risks[0], risks[1], positives, negatives, thresholds, level=level, size=self.size,
+            rng=_seeded(rng),
+        )  # fmt: skip
+        return self
 
     def to_dict(self) -> dict:
         d = self.difference

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._base.codes import as_label_vector, counted_codes, joint_codes
+from .._base.codes import counted_codes, joint_codes
 from .._base.labels import near_duplicates
 from .._base.numbers import count, fixed, num, seed_of, seed_text
 from ..inference import (
@@ -51,6 +51,7 @@ from ._decisions import (
     DecisionCurveSection,
     binary_risks,
     check_cost_matrix,
+    counted_decisions,
     parse_thresholds,
     probability_matrix,
 )
@@ -541,23 +542,11 @@ def report_from_counts(
     [0.375, 0.25]
     """
     out = _counted(truth, pred, counts, labels, level, size, rng, ("truth", "pred"))
-    if net_benefit is None:
-        if scores is not None or pos_label is not None:
-            raise ValueError("scores and pos_label are read only with net_benefit")
+    decisions = counted_decisions(truth, out.labels, pos_label, scores, net_benefit)
+    if decisions is None:
         return out
-    if scores is None:
-        raise ValueError(
-            "net_benefit needs scores: the predicted risk of the positive class of each combination"
-        )
-    thresholds = parse_thresholds(net_benefit)
-    labels = out.labels
-    if len(labels) != 2:
-        raise ValueError(f"net_benefit needs two classes; there are {len(labels)} ({labels})")
-    if pos_label is not None and pos_label not in labels:
-        raise ValueError(f"pos_label={pos_label!r} is not one of the classes {labels}")
-    positive = labels[1] if pos_label is None else pos_label
+    thresholds, positive, is_pos = decisions
     weights = np.asarray(counts)
-    is_pos = as_label_vector(truth, "truth") == positive
     out.decision_curve = DecisionCurveSection.from_counts(
         scores, np.where(is_pos, weights, 0), np.where(is_pos, 0, weights), positive,
         thresholds, out.level, out.size, rng, out.seed,
