@@ -48,7 +48,10 @@ from ._uncertainty import interval, interval_from_labels, paired_interval, permu
 
 # isort: split
 # The interface to the concerns above, not public API (not in __all__): the checks and seed of
-# resampling, item patterns, the intervals of a matrix, the AUC's cells, two systems' AUCs.
+# resampling, the agreement intervals' methods, item patterns, the intervals of a matrix, the
+# AUC's cells, two systems' AUCs.
+from ._agreement import AGREEMENT_ANALYTIC as AGREEMENT_ANALYTIC
+from ._agreement import AGREEMENT_METHODS as AGREEMENT_METHODS
 from ._auc import ROWS as ROWS
 from ._auc import area_interval as area_interval
 from ._auc import class_cells as class_cells

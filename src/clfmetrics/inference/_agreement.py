@@ -73,7 +73,7 @@ OF_MATRIX = {
 #: The coefficients of many raters: of a count table, of ratings.
 OF_RATERS = ("fleiss_kappa", "krippendorff_alpha")
 #: The analytic standard errors, by coefficient.
-ANALYTIC = {
+AGREEMENT_ANALYTIC = {
     "kappa": "Fleiss, Cohen & Everitt 1969",
     "weighted_kappa": "Fleiss, Cohen & Everitt 1969",
     "gwet_ac1": "Gwet 2008",
@@ -81,7 +81,7 @@ ANALYTIC = {
     "scott_pi": "delta method, Gwet 2008",
     "pabak": "Clopper-Pearson of the observed agreement",
 }
-METHODS = ("percentile", "bca", "analytic")
+AGREEMENT_METHODS = ("percentile", "bca", "analytic")
 
 #: Below this many items an interval carries a warning: in simulation
 #: (:data:`AGREEMENT_FEW_ITEMS_COVERAGE`) the intervals were too narrow.
@@ -401,12 +401,12 @@ def agreement_interval(
         raise ValueError(
             f"coefficient must be one of {[*OF_MATRIX, *OF_RATERS]}; got {coefficient!r}"
         )
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}; got {method!r}")
-    if method == "analytic" and coefficient not in ANALYTIC:
+    if method not in AGREEMENT_METHODS:
+        raise ValueError(f"method must be one of {AGREEMENT_METHODS}; got {method!r}")
+    if method == "analytic" and coefficient not in AGREEMENT_ANALYTIC:
         raise ValueError(
             f"{coefficient} has no standard analytic variance; use method='percentile' or 'bca' "
-            f"(analytic: {', '.join(ANALYTIC)})"
+            f"(analytic: {', '.join(AGREEMENT_ANALYTIC)})"
         )
     level, size = check_level(level), check_size(size)
     rng = np.random.default_rng(rng)
@@ -437,7 +437,7 @@ def agreement_interval(
                 low,
                 high,
                 level,
-                f"analytic ({ANALYTIC[coefficient]})",
+                f"analytic ({AGREEMENT_ANALYTIC[coefficient]})",
                 coefficient=coefficient,
                 items=items,
                 se=se,
@@ -482,7 +482,7 @@ def agreement_interval(
             )
         se = fleiss_se(rows, counts)
     low, high = _clipped(estimate, se, level)
-    name = f"analytic ({ANALYTIC[coefficient]})"
+    name = f"analytic ({AGREEMENT_ANALYTIC[coefficient]})"
     return AgreementInterval(
         estimate,
         low,

@@ -21,8 +21,8 @@ Three raters or more
     Fleiss, Cohen & Everitt (1969) for kappa and weighted kappa, Gwet (2008) for AC1/AC2 and
     Fleiss' kappa, the delta method for Scott's pi, and for PABAK the exact Clopper-Pearson
     interval of the observed agreement mapped through it.
-    Krippendorff's alpha has no standard analytic variance (``ANALYTIC`` of
-    :mod:`clfmetrics.inference._agreement`): with ``analytic`` its interval is the
+    Krippendorff's alpha has no standard analytic variance (``AGREEMENT_ANALYTIC`` of
+    :mod:`clfmetrics.inference`): with ``analytic`` its interval is the
     percentile bootstrap, and its method and a note say so. Each row names its method.
 
 Below :data:`clfmetrics.inference.AGREEMENT_FEW_ITEMS` items an interval carries the warning
@@ -38,8 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._base.numbers import count, fixed, num, seed_text
-from ..inference import DEFAULT_SEED, agreement_interval
-from ..inference._agreement import ANALYTIC, METHODS
+from ..inference import AGREEMENT_ANALYTIC, AGREEMENT_METHODS, DEFAULT_SEED, agreement_interval
 from ..reporting import Section
 from ._file import InputError
 from ._output import add_interval_options, add_output_options
@@ -110,7 +109,7 @@ def add_agree(sub) -> None:
     )
     p.add_argument(
         "--method",
-        choices=METHODS,
+        choices=AGREEMENT_METHODS,
         default="percentile",
         help="every coefficient's interval: percentile (default) or bca, the item bootstrap's; "
         "analytic, estimate ± z se with Fleiss, Cohen & Everitt's (1969) se for kappa, "
@@ -127,7 +126,7 @@ def add_agree(sub) -> None:
 def _method_of(coefficient: str, args) -> str:
     """The method ``coefficient`` gets: --method, or the percentile bootstrap where there is
     no analytic variance."""
-    if args.method == "analytic" and coefficient not in ANALYTIC:
+    if args.method == "analytic" and coefficient not in AGREEMENT_ANALYTIC:
         return "percentile"
     return args.method
 
@@ -147,7 +146,7 @@ def _interval(name, data, args, **options):
 
 def _fallback(iv, args) -> str | None:
     """What says that ``iv`` is not of --method, or None."""
-    if args.method != "analytic" or iv.coefficient in ANALYTIC:
+    if args.method != "analytic" or iv.coefficient in AGREEMENT_ANALYTIC:
         return None
     return (
         f"{NAMES[iv.coefficient]} has no standard analytic variance: with --method analytic "
