@@ -287,3 +287,15 @@ def test_every_coefficient_of_a_cross_table_has_a_bootstrap_interval(coefficient
     iv = agreement_interval(coefficient, BIG, method=method, size=500, rng=0)
     assert iv.low < iv.estimate < iv.high <= 1
     assert iv.method == method and iv.warning is None
+
+
+@pytest.mark.parametrize("coefficient", ["kappa", "weighted_kappa", "scott_pi"])
+def test_an_analytic_interval_where_the_coefficient_is_undefined_is_undefined(coefficient):
+    """Both raters use one class (chance agreement 1): the coefficient is its zero_division
+    fill and its analytic interval undefined, with no numpy warning on the way."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        iv = agreement_interval(coefficient, [[5, 0], [0, 0]], method="analytic")
+    assert np.isnan(iv.se) and np.isnan(iv.low) and np.isnan(iv.high)

@@ -191,6 +191,8 @@ def kappa_se(m: np.ndarray, w: np.ndarray) -> float:
     p = m / total
     rows, cols = p.sum(axis=1), p.sum(axis=0)
     chance = rows @ w @ cols
+    if chance >= 1:  # one shared class: kappa is undefined (its zero_division), and so is its se
+        return math.nan
     k = (np.sum(w * p) - chance) / (1 - chance)
     w_row, w_col = w @ cols, rows @ w
     spread = np.sum(p * (w - (w_row[:, None] + w_col[None, :]) * (1 - k)) ** 2)
