@@ -2,7 +2,8 @@
 describe themselves, and are light on a phone (issue 25, items 2 and 3).
 
 The fast tests check the Sphinx extensions behind this (``_ext/page_head.py``,
-``_ext/page_images.py``, ``_ext/page_code.py``, ``_ext/page_math.py``) on small inputs; the
+``_ext/page_images.py``, ``_ext/page_code.py``, ``_ext/page_math.py``,
+``_ext/page_icons.py``) on small inputs; the
 ``book`` ones check every page of the built book.
 The browser tests (``test_browser.py``) check the same pages' requests and console live.
 """
@@ -23,6 +24,7 @@ from chapter_runner import ROOT, toc_files
 sys.path.insert(0, str(ROOT / "_ext"))
 import page_code
 import page_head
+import page_icons
 import page_images
 import page_math
 
@@ -159,6 +161,63 @@ def test_icon_script_is_dropped_and_its_font_kept():
     out = page_head.drop_icon_script(head)
     assert "fontawesome.js" not in out
     assert "pydata-sphinx-theme.css" in out and "bootstrap.js" in out
+
+
+def _theme_site(tmp_path: Path, pages: dict[str, str]) -> Path:
+    """A site holding the theme's own stylesheet and icon fonts, and the given pages."""
+    import shutil
+
+    import pydata_sphinx_theme
+
+    static = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
+    site = tmp_path / "site"
+    for part in (page_icons.WEBFONTS, page_icons.STYLESHEET):
+        target = site / part
+        target.parent.mkdir(parents=True, exist_ok=True)
+        source = static / part.relative_to("_static")
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, target)
+    for name, body in pages.items():
+        (site / name).write_text(body, encoding="utf-8")
+    return site
+
+
+def _glyphs(font_path: Path) -> set[int]:
+    from fontTools.ttLib import TTFont
+
+    return set(TTFont(font_path).getBestCmap())
+
+
+def test_icon_fonts_keep_the_glyphs_the_pages_name_and_no_other(tmp_path):
+    """The theme's Font Awesome fonts (274 kB as WOFF2) are cut to the icons in the pages'
+    class attributes and the site's scripts; a word such as "fa-sun" in prose keeps nothing."""
+    site = _theme_site(
+        tmp_path,
+        {
+            "a.html": '<i class="fa-solid fa-sun fa-lg"></i><a class="fa-brands fa-github"></a>'
+            "<p>The class fa-rocket in prose is not an icon.</p>",
+            "b.html": '<span class="fa-solid fa-magnifying-glass"></span>',
+        },
+    )
+    (site / "_static" / "extra.js").write_text('el.className = "fa-solid fa-moon";')
+    css = (site / page_icons.STYLESHEET).read_text()
+    codes = page_icons.icon_codepoints(css)
+    assert codes["sun"] == 0xF185 and codes["magnifying-glass"] == codes["search"]
+    fonts = site / page_icons.WEBFONTS
+    before = {p.name: (p.stat().st_size, _glyphs(p)) for p in fonts.iterdir()}
+    sizes = page_icons.subset_fonts(site)
+    assert set(sizes) == set(before) and all(new < old for old, new in sizes.values())
+    solid, brands = _glyphs(fonts / "fa-solid-900.woff2"), _glyphs(fonts / "fa-brands-400.woff2")
+    wanted = {codes[n] for n in ("sun", "magnifying-glass", "moon")}
+    assert wanted <= solid and codes["rocket"] not in solid
+    assert codes["github"] in brands and len(brands) < 5
+    assert solid == _glyphs(fonts / "fa-solid-900.ttf")
+    assert sizes["fa-solid-900.woff2"][1] < 10_000, sizes
+
+
+def test_an_icon_the_theme_does_not_draw_stops_the_build(tmp_path):
+    site = _theme_site(tmp_path, {"a.html": '<i class="fa-solid fa-no-such-icon"></i>'})
+    with pytest.raises(page_icons.IconError, match="no-such-icon"):
+        page_icons.subset_fonts(site)
 
 
 def test_search_scripts_are_deferred_or_dropped():
@@ -351,6 +410,23 @@ def test_every_formula_is_typeset_at_build_time(built_html):
         target = (page.parent / sheets[0].split("?")[0]).resolve()
         assert target == (static / page_math.STYLESHEET).resolve(), sheets
     assert with_math > 15, with_math
+
+
+def test_the_icon_fonts_hold_every_icon_of_the_book_and_little_else(built_html):
+    """Each page's icons are in the site's cut-down Font Awesome fonts, which stay small."""
+    css = (built_html / page_icons.STYLESHEET).read_text(encoding="utf-8")
+    codes = page_icons.icon_codepoints(css)
+    fonts = sorted((built_html / page_icons.WEBFONTS).glob("*.woff2"))
+    held = set().union(*(_glyphs(font) for font in fonts))
+    missing = {
+        f"{page.name}: fa-{name}"
+        for page in _pages(built_html)
+        for name in page_icons.icons_of_page(page.read_text(encoding="utf-8"))
+        if codes[name] not in held
+    }
+    assert not missing, sorted(missing)[:20]
+    sizes = {font.name: font.stat().st_size for font in fonts}
+    assert all(size < 10_000 for size in sizes.values()), sizes
 
 
 def test_thebe_configuration_is_declared_once(built_html):
