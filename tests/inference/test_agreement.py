@@ -299,3 +299,15 @@ def test_an_analytic_interval_where_the_coefficient_is_undefined_is_undefined(co
         warnings.simplefilter("error")
         iv = agreement_interval(coefficient, [[5, 0], [0, 0]], method="analytic")
     assert np.isnan(iv.se) and np.isnan(iv.low) and np.isnan(iv.high)
+
+
+def test_an_analytic_se_of_one_item_is_undefined_without_a_warning():
+    """Gwet's linearised variance divides by N (N - 1): with one item the se is NaN, quietly."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ac1 = agreement_interval("gwet_ac1", [[0, 1], [0, 0]], method="analytic")
+        fleiss = agreement_interval("fleiss_kappa", [[2, 1]], method="analytic")
+    assert np.isnan(ac1.se) and np.isnan(ac1.low) and np.isnan(ac1.high)
+    assert np.isnan(fleiss.se)

@@ -212,6 +212,8 @@ def gwet_se(m: np.ndarray, w: np.ndarray) -> float:
     pi = (m.sum(axis=1) + m.sum(axis=0)) / (2 * total)
     scale = w.sum() / (q * (q - 1))
     chance = scale * np.sum(pi * (1 - pi))
+    if total < 2 or chance >= 1:  # N (N - 1) = 0, or AC undefined: so is its se
+        return math.nan
     a, b = np.indices(m.shape)
     # Cell (a, b): one rating of a and one of b; agreeing pairs r_k (r*_k - 1) / 2 = w[a, b].
     agree = w[a, b]
@@ -272,6 +274,8 @@ def fleiss_se(rows: np.ndarray, counts: np.ndarray) -> float:
     total = counts.sum()
     pi = counts @ shares / total
     chance = pi @ pi
+    if total < 2 or chance >= 1:  # N (N - 1) = 0, or kappa undefined: so is its se
+        return math.nan
     k = (counts @ agree / total - chance) / (1 - chance)
     chance_i = shares @ pi
     k_i = (agree - chance) / (1 - chance) - 2 * (1 - k) * (chance_i - chance) / (1 - chance)

@@ -134,9 +134,8 @@ def _method_of(coefficient: str, args) -> str:
 def _interval(name, data, args, **options):
     method = _method_of(name, args)
     try:
-        with np.errstate(divide="ignore", invalid="ignore"):  # an undefined se is NaN, shown
-            return agreement_interval(name, data, method=method, level=args.level,
-                                      size=args.size, rng=args.seed, **options)  # fmt: skip
+        return agreement_interval(name, data, method=method, level=args.level,
+                                  size=args.size, rng=args.seed, **options)  # fmt: skip
     except ValueError as err:
         if not str(err).startswith("bca"):
             raise
