@@ -89,7 +89,6 @@ def subset_fonts(site: Path) -> dict[str, tuple[int, int]]:
         before = font_path.stat().st_size
         flavor = "woff2" if font_path.suffix == ".woff2" else None
         options = subset.Options()
-        options.flavor = flavor
         options.layout_features = ["*"]
         options.name_IDs = ["*"]
         options.notdef_outline = True

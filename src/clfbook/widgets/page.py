@@ -66,34 +66,33 @@ KINDS = {
 }
 
 
+#: What most explorers' chapters show of the starting state: its static figure.
+FIGURE_ABOVE = "the figure above shows its starting state"
 #: Per kind, for the note shown where the book's script does not run: the explorer's name
 #: in a sentence, and where the chapter shows its starting state without the script.
 NO_SCRIPT = {
-    "confusion": ("the confusion matrix explorer", "the figure above shows its starting state"),
-    "macro_f1": ("the two macro F1s explorer", "the figure above shows its starting state"),
-    "nonmonotonicity": (
-        "the explorer that adds errors to one cell",
-        "the figure above shows its starting state",
-    ),
+    "confusion": ("the confusion matrix explorer", FIGURE_ABOVE),
+    "macro_f1": ("the two macro F1s explorer", FIGURE_ABOVE),
+    "nonmonotonicity": ("the explorer that adds errors to one cell", FIGURE_ABOVE),
     "paradox": (
         "the F-measure paradox explorer",
         "the scores and the table of propositions above show its starting state",
     ),
-    "prevalence": ("the prevalence explorer", "the figure above shows its starting state"),
-    "chance": ("the chance-baseline simulator", "the figure above shows its starting state"),
+    "prevalence": ("the prevalence explorer", FIGURE_ABOVE),
+    "chance": ("the chance-baseline simulator", FIGURE_ABOVE),
     "chooser": (
         "the metric chooser",
         "its starting state, with nothing ticked, is the figure of the property grid earlier "
         "in this section",
     ),
-    "threshold": ("the threshold explorer", "the figure above shows its starting state"),
-    "costs": ("the cost curve explorer", "the figure above shows its starting state"),
+    "threshold": ("the threshold explorer", FIGURE_ABOVE),
+    "costs": ("the cost curve explorer", FIGURE_ABOVE),
     "problem": (
         "the problem chooser",
         "for its starting answers, the pool of metrics and the metrics left out are listed "
         "earlier in this section",
     ),
-    "judge": ("the judge explorer", "the figure above shows its starting state"),
+    "judge": ("the judge explorer", FIGURE_ABOVE),
 }
 
 
