@@ -17,8 +17,10 @@ STAMP := $(VENV)/.test
 BOOK_DEPS := requirements.txt requirements-book.txt pyproject.toml \
 	binder/jupyter/jupyter_server_config.py binder/jupyter/labconfig/default_setting_overrides.json
 DEPS := requirements-dev.txt
-#: npm's KaTeX, installed by `npm ci` (the book's formulas are typeset with it).
-KATEX := _ext/npm/node_modules/katex/package.json
+#: npm's Temml, installed by `npm ci` (the book's formulas are converted to MathML with it), and
+#: Debian's Latin Modern Math (they draw with it).
+TEMML := _ext/npm/node_modules/temml/package.json
+MATH_FONT := /usr/share/texmf/fonts/opentype/public/lm-math/latinmodern-math.otf
 BUILD_FLAGS := -W -n --keep-going
 PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
@@ -91,7 +93,7 @@ UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python --link-mode c
 PRECOMPILE = cd "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" && \
 	  $(abspath $(BIN))/python -m compileall -q -j 0 --invalidation-mode timestamp -x '/tests?/' $(1)
 
-$(BOOK_STAMP): $(UV_STAMP) $(BOOK_DEPS) | $(KATEX)
+$(BOOK_STAMP): $(UV_STAMP) $(BOOK_DEPS) | $(TEMML) $(MATH_FONT)
 	$(UV_INSTALL) -r requirements-book.txt -e .
 	@# The book's apparatus (clfbook) and the coursework tool (clfcourse) are packages of their
 	@# own beside the library in src/, not in its wheel: the environment finds them there.
@@ -186,14 +188,19 @@ bench: $(STAMP) $(CHROMIUM) $(if $(QUICK),,$(NPM))
 	$(BIN)/python benchmarks/run.py $(if $(QUICK),--quick)
 
 $(NPM):
-	@echo "Installing Debian's nodejs and npm (the book's KaTeX, make bench's Lighthouse)"
+	@echo "Installing Debian's nodejs and npm (the book's Temml, make bench's Lighthouse)"
 	$(call APT_INSTALL,nodejs npm)
 
-# The book typesets its formulas at build time with npm's KaTeX under node (_ext/page_math.py),
-# pinned in _ext/npm/package.json and its lock file.
-$(KATEX): _ext/npm/package-lock.json | $(NPM)
+# The book converts its formulas to MathML at build time with npm's Temml under node
+# (_ext/page_math.py), pinned in _ext/npm/package.json and its lock file.
+$(TEMML): _ext/npm/package-lock.json | $(NPM)
 	cd _ext/npm && npm ci --no-audit --no-fund --ignore-scripts
 	touch $@
+
+# Their font, which the build cuts to the book's characters (_ext/page_math.py).
+$(MATH_FONT):
+	@echo "Installing Debian's fonts-lmodern (Latin Modern Math, the formulas' font)"
+	$(call APT_INSTALL,fonts-lmodern)
 
 clean:
 	rm -rf _build

@@ -1,5 +1,5 @@
 """What each page's ``<head>`` asks for: nothing from another site (the formulas come typeset,
-with KaTeX's stylesheet from the site: ``page_math.py``), and a description.
+as MathML with its stylesheet from the site: ``page_math.py``), and a description.
 
 - **Widget state.** nbclient saves the state of every ipywidget a chapter creates into the
   notebook's metadata, and myst-nb then embeds it and loads ``require.js`` and the

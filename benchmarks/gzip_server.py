@@ -2,7 +2,7 @@
 
 Lighthouse judges transfer sizes, so the pages are served gzipped (as GitHub Pages serves
 them), with GitHub Pages' ten-minute cache lifetime. The book asks no other site for
-anything (its formulas come typeset, KaTeX's fonts are in its ``_static``), so the machine
+anything (its formulas come typeset, their font is in its ``_static``), so the machine
 being offline changes nothing.
 """
 

@@ -1,7 +1,7 @@
 """The rendered book in a real browser: Debian's Chromium driven by Playwright.
 
 The built HTML is served by ``http.server`` on 127.0.0.1, and every non-local request is
-aborted and recorded: a page may ask no other site for anything, KaTeX's stylesheet and fonts
+aborted and recorded: a page may ask no other site for anything, the math stylesheet and fonts
 included (issues 25 and 40: the site serves its own), and every local request must succeed. With
 ``SCREENSHOTS=1`` in the environment (``SCREENSHOTS=1 make test``), a full-page screenshot of
 every page goes to ``_build/screenshots/`` for a person to look through; they are off by
@@ -49,11 +49,13 @@ LOAD_ALL_IMAGES = """async () => {
         : new Promise(done => { img.addEventListener('load', done);
                                 img.addEventListener('error', done); })));
 }"""
-#: The KaTeX fonts the page has loaded, once every font it asked for has come (or failed).
-KATEX_FONTS = """async () => {
+#: The math fonts of the site's stylesheet (Latin Modern Math, Temml's script capitals) and
+#: whether each has loaded, once every font the page asked for has come (or failed).
+MATH_FONTS = """async () => {
     await document.fonts.ready;
-    return [...document.fonts].filter(f => f.family.replace(/"/g, '').startsWith('KaTeX'))
-        .map(f => `${f.family.replace(/"/g, '')} ${f.status}`);
+    return [...document.fonts].map(f => [f.family.replace(/"/g, ''), f.status])
+        .filter(([family]) => ['Latin Modern Math', 'Temml'].includes(family))
+        .map(([family, status]) => `${family} ${status}`);
 }"""
 
 
@@ -61,24 +63,24 @@ KATEX_FONTS = """async () => {
 #: quick self-check's form (the self-check test reports those, the page's axe test all).
 #:
 #: Every rule runs over the whole document, with two savings in colour contrast, the costliest rule.
-#: Inside a typeset formula (``.katex``) it skips the glyphs: KaTeX draws a formula as a few dozen
-#: spans that all take the colour of the text around them (their contrast is that text's, and
-#: ``test_formulas_take_the_colour_of_their_text`` checks it in light and dark mode), and its MathML
-#: copy for screen readers is clipped out of sight; skipping them (``:not(.katex *)``) spares colour
-#: contrast a per-element test of thousands of spans a chapter. The other rules still see every
-#: formula. And a chapter's code cells hold thousands of token spans (60-70 % of its elements) in a
-#: few dozen looks. A token span whose look (its colour, size, weight, shadow, opacity and
-#: background, and the backgrounds, opacities and filters of every ancestor of its code block)
-#: repeats that of a visible span checked before it is marked, and colour contrast skips marked
-#: elements; the first visible span of each look, on this page, in its own code block, is checked as
-#: before. Spans with the same look have the same contrast, so a poor token colour still fails where
-#: it appears (test_code_token_colours_have_enough_contrast checks every token class of the style,
-#: in light and dark mode, whether a page uses it or not). The tables that code prints are the same
-#: case: hundreds of cells in a few looks. A cell of a table in a cell's output that holds only text
-#: (no element inside) and whose look (its colour, size, weight, shadow and alignment, and the
-#: backgrounds, opacities and filters of the cell and every ancestor) repeats that of a visible cell
-#: checked before is marked too; a cell with elements inside, and every element in a cell, is
-#: checked as before. This takes a large share of the axe run off a chapter with many tables.
+#: Inside a formula (``<math>``) it skips the glyphs: a formula's dozens of MathML elements all take
+#: the colour of the text around them (their contrast is that text's, and
+#: ``test_formulas_take_the_colour_of_their_text`` checks it in light and dark mode); skipping them
+#: (``:not(math *)``) spares colour contrast a per-element test of thousands of elements a chapter.
+#: The other rules still see every formula. And a chapter's code cells hold thousands of token spans
+#: (60-70 % of its elements) in a few dozen looks. A token span whose look (its colour, size,
+#: weight, shadow, opacity and background, and the backgrounds, opacities and filters of every
+#: ancestor of its code block) repeats that of a visible span checked before it is marked, and
+#: colour contrast skips marked elements; the first visible span of each look, on this page, in its
+#: own code block, is checked as before. Spans with the same look have the same contrast, so a poor
+#: token colour still fails where it appears (test_code_token_colours_have_enough_contrast checks
+#: every token class of the style, in light and dark mode, whether a page uses it or not). The
+#: tables that code prints are the same case: hundreds of cells in a few looks. A cell of a table in
+#: a cell's output that holds only text (no element inside) and whose look (its colour, size,
+#: weight, shadow and alignment, and the backgrounds, opacities and filters of the cell and every
+#: ancestor) repeats that of a visible cell checked before is marked too; a cell with elements
+#: inside, and every element in a cell, is checked as before. This takes a large share of the axe
+#: run off a chapter with many tables.
 AXE_PROBLEMS = """async () => {
     document.querySelectorAll('[data-axe-same-look]')
         .forEach(e => e.removeAttribute('data-axe-same-look'));
@@ -117,7 +119,7 @@ AXE_PROBLEMS = """async () => {
         else seen.add(look);
     }
     axe.configure({rules: [{id: 'color-contrast',
-                            selector: ':not([data-axe-same-look]):not(.katex *)'}]});
+                            selector: ':not([data-axe-same-look]):not(math *)'}]});
     const result = await axe.run(document, {resultTypes: ['violations']});
     return result.violations
         .filter(v => ['serious', 'critical'].includes(v.impact))
@@ -287,7 +289,7 @@ def visit(browser, site, page_context):
 def test_pages_load_without_console_errors_or_failed_requests(visit, path):
     """Every page loads with no JavaScript error (console error or uncaught exception, such
     as a constant declared twice), every local request succeeds, and the page asks no other
-    site for anything, KaTeX's fonts included (issue 25: no require.js, no widget manager, no
+    site for anything, the math fonts included (issue 25: no require.js, no widget manager, no
     thebe; issue 40: no CDN)."""
     loaded = visit(path)
     assert not loaded.console_errors, f"{path}: {loaded.console_errors}"
@@ -297,15 +299,22 @@ def test_pages_load_without_console_errors_or_failed_requests(visit, path):
 
 @pytest.mark.parametrize("path", [_page_param(path) for path in sorted(MATH_PAGES)])
 def test_math_is_rendered(visit, path):
-    """The formulas come typeset (KaTeX's HTML, written at build time) and draw with KaTeX's
-    fonts from the site; no math script runs in the page."""
+    """The formulas come typeset (MathML, written at build time), the browser lays them out
+    (a ``<math>`` element it does not know would be an inline box of its text), and they draw
+    with the site's Latin Modern Math; no math script runs in the page."""
     page = visit(path).page
-    count = page.locator(".katex .katex-html").count()
+    count = page.locator("math").count()
     assert count >= 5, f"{path}: only {count} typeset formulas"
-    assert page.locator(".katex-error").count() == 0, f"{path}: KaTeX reported an error"
-    fonts = page.evaluate(KATEX_FONTS)
-    assert "KaTeX_Main loaded" in fonts and not [f for f in fonts if "error" in f], fonts
-    assert page.evaluate("() => !window.MathJax && !window.katex"), "a math script ran"
+    assert page.locator("merror, .temml-error").count() == 0, f"{path}: Temml reported an error"
+    laid_out = page.evaluate(
+        "() => [...document.querySelectorAll('math')].every(m => m instanceof MathMLElement)"
+    )
+    assert laid_out, f"{path}: a formula is not a MathML element"
+    fonts = page.evaluate(MATH_FONTS)
+    assert "Latin Modern Math loaded" in fonts and not [f for f in fonts if "error" in f], fonts
+    assert page.evaluate("() => !window.MathJax && !window.katex && !window.temml"), (
+        "a math script ran"
+    )
 
 
 #: The colour of each formula's glyphs and of the text around it, in the given theme.
@@ -313,7 +322,7 @@ FORMULA_COLOURS = """theme => {
     const html = document.documentElement, before = html.dataset.theme;
     html.dataset.theme = theme;
     try {
-        return [...document.querySelectorAll('.katex .katex-html .mord')].slice(0, 50)
+        return [...document.querySelectorAll('math mi, math mn, math mo')].slice(0, 50)
             .map(e => [getComputedStyle(e).color,
                        getComputedStyle(e.closest('.math').parentElement).color]);
     } finally {
@@ -334,17 +343,34 @@ def test_formulas_take_the_colour_of_their_text(visit, theme):
     assert light == (theme == "dark"), (theme, colours[0])
 
 
-# A display formula wider than its column must scroll, not run under the margin.
+# A display formula wider than its column must scroll, not run under the margin nor be cut
+# off: what its MathML draws (each element's box, scrolled to the start) must lie within what
+# its scrolling box (the <math> or the div around it) reaches. The div's own widths do not
+# show a formula cut off: it clips, and a reversed flex row overflows at its start.
 WIDE_UNSCROLLABLE_MATH = """() =>
-    [...document.querySelectorAll('.katex-display')]
-        .filter(e => e.scrollWidth > e.clientWidth + 2
-                     && !['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
-        .map(e => e.textContent.slice(0, 60))"""
+    [...document.querySelectorAll('div.math')].filter(div => {
+        const math = div.querySelector('math');
+        if (!math) return false;
+        const scroller = [math, div]
+            .find(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX));
+        if (scroller) scroller.scrollLeft = 0;
+        const frame = (scroller || div).getBoundingClientRect();
+        const column = div.getBoundingClientRect();
+        let left = frame.left, right = frame.left;
+        for (const e of [math, ...math.querySelectorAll('*')]) {
+            const r = e.getBoundingClientRect();
+            if (r.width > 0) { left = Math.min(left, r.left); right = Math.max(right, r.right); }
+        }
+        const reach = scroller ? scroller.scrollWidth : frame.width;
+        return left < frame.left - 2 || right - frame.left > reach + 2
+            || frame.right > column.right + 2;
+    }).map(div => div.textContent.slice(0, 60))"""
 
 
 @pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_wide_display_math_scrolls_instead_of_overflowing(visit, path):
-    """A formula wider than the text column gets a scroll bar; none spills past the column."""
+    """A formula wider than the text column gets a scroll bar over all of it; none spills past
+    the column or is cut off at its edge."""
     wide = visit(path).page.evaluate(WIDE_UNSCROLLABLE_MATH)
     assert not wide, f"{path}: formulas spill out of the column: {wide}"
 
@@ -646,8 +672,8 @@ def test_code_token_colours_have_enough_contrast(visit, built_html, path, theme)
 
 def test_math_reads_from_a_saved_copy_with_no_network(browser, built_html):
     """Opened from the files (``file://``, as a saved or offline copy is) with every request
-    to another site aborted, a page draws its formulas with the site's own KaTeX stylesheet
-    and fonts."""
+    to another site aborted, a page draws its formulas with the site's own math stylesheet
+    and font."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     outside: list[str] = []
 
@@ -660,11 +686,11 @@ def test_math_reads_from_a_saved_copy_with_no_network(browser, built_html):
         page = context.new_page()
         page.set_default_timeout(PAGE_TIMEOUT_MS)
         page.goto((built_html / "chapters" / "notation.html").as_uri(), wait_until="load")
-        sheet = page.evaluate("() => document.querySelector('link[href*=katex]').href")
-        assert sheet.startswith("file:") and "/_static/katex/" in sheet, sheet
-        fonts = page.evaluate(KATEX_FONTS)
-        assert "KaTeX_Main loaded" in fonts and not [f for f in fonts if "error" in f], fonts
-        assert page.locator(".katex .katex-html").count() >= 5
+        sheet = page.evaluate("() => document.querySelector('link[href*=Temml]').href")
+        assert sheet.startswith("file:") and "/_static/math/" in sheet, sheet
+        fonts = page.evaluate(MATH_FONTS)
+        assert "Latin Modern Math loaded" in fonts and not [f for f in fonts if "error" in f], fonts
+        assert page.locator("math").count() >= 5
         assert not outside, outside
     finally:
         context.close()
@@ -711,19 +737,22 @@ def phone_context(browser):
 
 @pytest.mark.parametrize("path", [_page_param(path) for path in ALL_PAGES])
 def test_no_page_is_wider_than_a_phone_and_figures_stay_readable(phone_context, site, path):
-    """On a 390-pixel phone no page scrolls sideways, with KaTeX's fonts and every image
+    """On a 390-pixel phone no page scrolls sideways, with the math font and every image
     loaded (a long inline name or an API signature wraps; a wide formula or figure scrolls
-    inside its own box); and every figure is shown at 80 % of its drawn size or more, so its
-    legends stay readable (shrunk to the column they were 4 pixels tall)."""
+    inside its own box, all of it within reach); and every figure is shown at 80 % of its
+    drawn size or more, so its legends stay readable (shrunk to the column they were 4 pixels
+    tall)."""
     page = phone_context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     try:
         page.goto(f"{site}/{path}", wait_until="load")
-        page.evaluate(KATEX_FONTS)
+        page.evaluate(MATH_FONTS)
         page.evaluate(LOAD_ALL_IMAGES)
         found = page.evaluate(SIDEWAYS)
         assert found["width"] == PHONE["width"], found
         assert found["scrollWidth"] <= found["width"] and not found["out"], f"{path}: {found}"
+        cut = page.evaluate(WIDE_UNSCROLLABLE_MATH)
+        assert not cut, f"{path}: formulas cut off at the column's edge: {cut}"
         for src, drawn, shown in page.evaluate(FIGURE_SIZES):
             assert shown >= READABLE_SCALE * drawn - 1, (
                 f"{path}: {src} drawn {drawn} px wide, shown at {shown:.0f}"

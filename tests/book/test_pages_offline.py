@@ -249,31 +249,103 @@ def test_description_is_front_matter_else_first_prose_paragraph():
     assert page_head.page_description(doctree, {"description": "Given."}) == "Given."
 
 
-def test_katex_is_pinned_and_its_stylesheet_copied_with_every_font_it_names(tmp_path):
-    """_ext/npm pins one exact KaTeX, the lock file and the installed copy are that version,
-    and the site gets its stylesheet with every font file the stylesheet names."""
+def test_temml_is_pinned_and_the_site_gets_its_stylesheet_and_fonts(tmp_path):
+    """_ext/npm pins one exact Temml, the lock file and the installed copy are that version,
+    and the site gets its stylesheet with every font file it names: Temml's script capitals
+    and Latin Modern Math cut to the characters the pages' formulas draw (a one-letter <mi>
+    as its math italic letter) and little else."""
     npm = ROOT / "_ext" / "npm"
-    wanted = json.loads((npm / "package.json").read_text())["dependencies"]["katex"]
+    wanted = json.loads((npm / "package.json").read_text())["dependencies"]["temml"]
     assert re.fullmatch(r"\d+\.\d+\.\d+", wanted), wanted
     lock = json.loads((npm / "package-lock.json").read_text())
-    assert lock["packages"]["node_modules/katex"]["version"] == wanted
-    installed = json.loads((page_math.katex_dist().parent / "package.json").read_text())
+    assert lock["packages"]["node_modules/temml"]["version"] == wanted
+    installed = json.loads((page_math.temml_dist().parent / "package.json").read_text())
     assert installed["version"] == wanted, "run `npm ci` in _ext/npm"
     assert "_ext/npm/node_modules/" in (ROOT / ".gitignore").read_text()
 
-    page_math.copy_stylesheet(tmp_path)
+    page = (
+        "<p>x<math><msub><mi>ℱ</mi><mn>1</mn></msub><mo>&#x2264;</mo>"
+        '<mi mathvariant="normal">Δ</mi><mi>y</mi><mi>n</mi></math></p>'
+    )
+    kept = page_math.write_static(tmp_path, [page, "<p>no formula: Ж</p>"])
     css = (tmp_path / page_math.STYLESHEET).read_text()
-    fonts = set(re.findall(r"url\((fonts/[^)]+)\)", css))
-    assert len(fonts) > 40, fonts
-    missing = [name for name in fonts if not (tmp_path / name).is_file()]
-    assert not missing, missing
+    fonts = set(re.findall(r"url\('?(?:\./)?([^)']+\.woff2)'?\)", css))
+    assert fonts == {page_math.SCRIPT_FONT, page_math.MATH_FONT}, fonts
+    assert all((tmp_path / name).is_file() for name in fonts)
+    held = _glyphs(tmp_path / page_math.MATH_FONT)
+    wanted = {ord(c) for c in "ℱ1≤Δyn𝑦𝑛"}
+    assert kept == wanted and wanted <= held
+    assert not {ord(c) for c in "Жx𝑥𝛥"} & held, "a character no formula draws"
+    # Besides: the spaces, and what the font's own substitutions reach (≥ from ≤, mirrored).
+    assert len(held - wanted) <= 4, sorted(map(chr, held - wanted))
+    assert (tmp_path / page_math.MATH_FONT).stat().st_size < 10_000
+
+
+def test_the_math_font_keeps_its_size_variants_for_stretched_brackets(tmp_path):
+    """A bracket around a tall formula is drawn from the font's larger variants or its glyph
+    assembly (the MATH table): the cut font keeps those for the brackets it keeps."""
+    from fontTools.ttLib import TTFont
+
+    page_math.write_static(tmp_path, ["<math><mo>(</mo><mo>)</mo><mo>√</mo></math>"])
+    font = TTFont(tmp_path / page_math.MATH_FONT)
+    variants = font["MATH"].table.MathVariants
+    names = dict(
+        zip(variants.VertGlyphCoverage.glyphs, variants.VertGlyphConstruction, strict=True)
+    )
+    paren = font.getBestCmap()[ord("(")]
+    assert paren in names, sorted(names)
+    sizes = [v.VariantGlyph for v in names[paren].MathGlyphVariantRecord]
+    assert len(sizes) >= 4, sizes
+    assert all(name in font.getGlyphOrder() for name in sizes)
+    assert names[paren].GlyphAssembly is not None
+
+
+def test_an_inline_formula_keeps_the_punctuation_after_it():
+    """A formula's trailing full stop, comma or bracket goes into one span with it (the
+    browser may break a line before punctuation after an inline box); a space or a word after
+    a formula, and a display formula, are left alone."""
+    from docutils import nodes
+
+    paragraph = nodes.paragraph(
+        "",
+        "",
+        nodes.Text("Let "),
+        nodes.math("", "x"),
+        nodes.Text("), then "),
+        nodes.math("", "y"),
+        nodes.Text(" and "),
+        nodes.math("", "z"),
+        nodes.Text("."),
+    )
+    block = nodes.math_block("", "a = b")
+    tree = nodes.section("", paragraph, block, nodes.paragraph("", "", nodes.math("", "w")))
+    assert page_math.keep_punctuation_with_formulas(tree) == 2
+    spans = list(tree.findall(nodes.inline))
+    assert [span.astext() for span in spans] == ["x),", "z."], [s.astext() for s in spans]
+    assert all(span["classes"] == [page_math.WITH_PUNCTUATION] for span in spans)
+    assert paragraph.astext() == "Let x), then y and z."
+    assert isinstance(spans[0][0], nodes.math) and spans[0][1].astext() == "),"
+    assert paragraph[2].astext() == " then "
+
+
+def test_math_characters_are_what_the_formulas_draw():
+    """The characters of ``<math>`` elements, entities decoded, and the math italic letter of
+    each one-letter ``<mi>`` without a ``mathvariant``; the page's prose is not read."""
+    page = (
+        "<p>prose ю</p><math display='block'><mi>𝔽</mi><mo>&lt;</mo><mtext>if x</mtext>"
+        '<mi>h</mi><mi class="x">&#x3B1;</mi><mi>ab</mi><mi mathvariant="normal">c</mi></math>'
+    )
+    drawn = {ord(c) for c in "𝔽<ifxhαabc"} | {0x210E, 0x1D6FC}
+    assert page_math.math_characters(page) == drawn
+    assert page_math.math_italic("A") == 0x1D434 and page_math.math_italic("ω") == 0x1D714
+    assert page_math.math_italic("∂") == 0x1D715 and page_math.math_italic("1") is None
 
 
 #: A page with the book's macro, a numbered equation, a reference to it and an aligned display
-#: (the book's form of a multi-line formula); then a formula KaTeX cannot parse is added.
+#: (the book's form of a multi-line formula); then a formula Temml cannot parse is added.
 FORMULA_PAGE = """# A page
 
-The macro $\\F_1$ is the book's.
+The macro $\\F_1$ is the book's, and $x$. ends a sentence.
 
 $$ a = b $$ (eq-one)
 
@@ -286,16 +358,17 @@ y &= 2
 \\end{aligned}
 $$
 """
-BAD_FORMULA = "\nA formula KaTeX cannot parse: $\\notacommand{x}$.\n"
+BAD_FORMULA = "\nA formula Temml cannot parse: $\\notacommand{x}$.\n"
 
 
 # Two Sphinx builds (seconds): with the book's tier, not in `make check`.
 @pytest.mark.book
 def test_formulas_are_typeset_with_the_books_macros_and_a_bad_one_fails_the_build(tmp_path):
-    """The book's renderer (sphinxcontrib-katex's, with the book's options) typesets the
-    book's macro, numbers equations and links references to them, with no math script. A
-    formula KaTeX cannot parse stops the build, and the message names the page's file, the
-    formula's line and KaTeX's reason (the tool alone would draw it as red TeX and build on)."""
+    """The book's renderer (sphinxcontrib-katex's writers with Temml, the book's options)
+    writes MathML with the book's macro, numbers equations and links references to them, with
+    no math script. A formula Temml cannot parse stops the build, and the message names the
+    page's file, the formula's line and Temml's reason (the tool alone would draw it as red
+    TeX and build on)."""
     page = tmp_path / "index.md"
     page.write_text(FORMULA_PAGE)
     (tmp_path / "conf.py").write_text(
@@ -305,8 +378,8 @@ def test_formulas_are_typeset_with_the_books_macros_and_a_bad_one_fails_the_buil
             sys.path.insert(0, {str(ROOT / "_ext")!r})
             extensions = ["myst_parser", "page_math"]
             myst_enable_extensions = ["dollarmath"]
-            html_math_renderer = "katex_book"
-            katex_macros = {{"\\\\F": "\\\\mathcal{{F}}"}}
+            html_math_renderer = "math_book"
+            math_macros = {{"\\\\F": "\\\\mathcal{{F}}"}}
             """
         )
     )
@@ -315,19 +388,26 @@ def test_formulas_are_typeset_with_the_books_macros_and_a_bad_one_fails_the_buil
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     html = (tmp_path / "out" / "index.html").read_text()
-    assert html.count('<span class="katex">') == 3, "three formulas, each typeset"
-    assert 'class="mord mathcal"' in html, "the book's macro \\F"
+    assert html.count("<math") == 4, "four formulas, each typeset"
+    assert re.search(
+        r'<span class="math-and-punctuation"><span class="math"><math>.*?</math>'
+        r"</span>\.</span> ends",
+        html,
+    ), "a formula and its full stop in one span"
+    assert '<mi class="mathcal">ℱ</mi>' in html, "the book's macro \\F, as its letter"
     assert html.count('<span class="eqno">') == 1, "(1), the labelled equation's number"
     assert '<a class="reference internal" href="#equation-eq-one">(1)</a>' in html
-    assert "katex.min.js" not in html and "katex/katex.min.css" in html
+    assert "<mtable" in html and "temml.cjs" not in html and "math/Temml-Latin-Modern.css" in html
+    font = tmp_path / "out" / "_static" / page_math.STATIC / page_math.MATH_FONT
+    assert ord("ℱ") in _glyphs(font) and ord("=") in _glyphs(font)
 
     page.write_text(FORMULA_PAGE + BAD_FORMULA)
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode != 0, done.stderr
-    assert "KaTeX cannot typeset a formula" in done.stderr, done.stderr
+    assert "Temml cannot typeset a formula" in done.stderr, done.stderr
     line = (FORMULA_PAGE + BAD_FORMULA).splitlines().index(BAD_FORMULA.strip()) + 1
     assert f"{page}:{line}:" in done.stderr, done.stderr
-    assert "Undefined control sequence: \\notacommand" in done.stderr, done.stderr
+    assert "Unsupported function name: \\notacommand" in done.stderr, done.stderr
 
 
 def test_chapters_that_query_duckdb_turn_its_progress_bar_off():
@@ -370,30 +450,35 @@ def test_no_page_loads_a_script_or_style_from_another_site(built_html):
     assert not problems, "\n".join(problems[:20])
 
 
-#: What may hold TeX on a typeset page: code, scripts, and the TeX source that KaTeX keeps in
-#: its MathML for screen readers (``<annotation encoding="application/x-tex">``).
-NOT_PROSE = re.compile(
-    r"<(pre|code|script|annotation)\b[^>]*>.*?</\1>|<textarea\b.*?</textarea>", re.S
-)
+#: What may hold TeX on a typeset page: code and scripts.
+NOT_PROSE = re.compile(r"<(pre|code|script)\b[^>]*>.*?</\1>|<textarea\b.*?</textarea>", re.S)
 #: A formula's markup (Sphinx's ``span.math`` and ``div.math``, a cell's LaTeX output too).
 MATH = re.compile(r'<(?:span|div) class="(?:[^"]* )?math[" ]')
+#: A ``mathvariant`` other than "normal", the only one MathML Core draws: Chromium shows
+#: ``mathvariant="double-struck"`` F as a plain F, the same as the script one.
+UNDRAWN_VARIANT = re.compile(r'mathvariant="(?!normal")[^"]*"')
+#: Characters a formula may hold that draw nothing (function application, invisible times,
+#: separator and plus, zero-width space and joiners).
+INVISIBLE = frozenset({0x2061, 0x2062, 0x2063, 0x2064, 0x200B, 0x200C, 0x200D, 0xFE0E, 0xFE0F})
 
 
 def test_every_formula_is_typeset_at_build_time(built_html):
-    """Every page's formulas come typeset (KaTeX's HTML, written by the build): no raw TeX
-    delimiters left in the prose, every formula holds KaTeX's HTML, no page loads a math
-    script, and each page with a formula links KaTeX's stylesheet from the site's
+    """Every page's formulas come typeset (MathML, written by the build): no raw TeX
+    delimiters left in the prose, every formula a ``<math>`` element whose letters are the
+    Unicode characters they draw as (no ``mathvariant`` the browser ignores), no page loads a
+    math script, and each page with a formula links Temml's stylesheet from the site's
     ``_static`` (its fonts beside it)."""
     static = built_html / "_static" / page_math.STATIC
     assert (static / page_math.STYLESHEET).is_file()
-    assert (static / "fonts" / "KaTeX_Main-Regular.woff2").is_file()
+    assert (static / page_math.MATH_FONT).is_file() and (static / page_math.SCRIPT_FONT).is_file()
     assert not (built_html / "_static" / "mathjax").exists(), "MathJax is still copied"
+    assert not (built_html / "_static" / "katex").exists(), "KaTeX is still copied"
     with_math = 0
     for page in _pages(built_html):
         text = page.read_text(encoding="utf-8")
         head = _parse(page)
         scripts = [s.get("src", "") for s in head.scripts]
-        assert not [s for s in scripts if re.search("mathjax|katex", s, re.I)], page.name
+        assert not [s for s in scripts if re.search("mathjax|katex|temml", s, re.I)], page.name
         assert "MathJax" not in text, f"{page.name}: MathJax is still configured"
         prose = NOT_PROSE.sub("", text)
         raw = [d for d in ("\\(", "\\[", "$$") if d in prose]
@@ -402,14 +487,32 @@ def test_every_formula_is_typeset_at_build_time(built_html):
         if not formulas:
             continue
         with_math += 1
-        typeset = len(re.findall(r'<span class="katex">', text))
+        typeset = len(re.findall(r"<math\b", text))
         assert typeset == formulas, f"{page.name}: {formulas} formulas, {typeset} typeset"
-        assert "katex-error" not in text, page.name
-        sheets = [link["href"] for link in head.links if "katex.min.css" in link.get("href", "")]
+        assert "temml-error" not in text and "<merror" not in text, page.name
+        assert not UNDRAWN_VARIANT.findall(text), f"{page.name}: {UNDRAWN_VARIANT.findall(text)}"
+        hrefs = [link.get("href", "") for link in head.links]
+        sheets = [href for href in hrefs if page_math.STYLESHEET in href]
         assert len(sheets) == 1, f"{page.name}: {sheets}"
         target = (page.parent / sheets[0].split("?")[0]).resolve()
         assert target == (static / page_math.STYLESHEET).resolve(), sheets
     assert with_math > 15, with_math
+
+
+def test_the_math_font_holds_every_character_of_the_books_formulas(built_html):
+    """Every visible character of every formula of the book is drawn by the site's fonts
+    (Latin Modern Math cut to the book, Temml's script capitals), not by whatever math font a
+    reader's device has; the cut font stays small."""
+    static = built_html / "_static" / page_math.STATIC
+    held = _glyphs(static / page_math.MATH_FONT) | _glyphs(static / page_math.SCRIPT_FONT)
+    missing = {
+        f"{page.name}: {chr(c)} U+{c:04X}"
+        for page in _pages(built_html)
+        for c in page_math.math_characters(page.read_text(encoding="utf-8")) - INVISIBLE
+        if c not in held
+    }
+    assert not missing, sorted(missing)[:20]
+    assert (static / page_math.MATH_FONT).stat().st_size < 100_000  # a quarter of the whole font
 
 
 def test_the_icon_fonts_hold_every_icon_of_the_book_and_little_else(built_html):
@@ -556,7 +659,7 @@ def test_bench_server_gzips_text(tmp_path):
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from gzip_server import serve_gzipped
 
-    page = '<link rel="stylesheet" href="_static/katex/katex.min.css">' + "x" * 2000
+    page = '<link rel="stylesheet" href="_static/math/Temml-Latin-Modern.css">' + "x" * 2000
     (tmp_path / "index.html").write_text(page)
     base, server = serve_gzipped(tmp_path)
     try:

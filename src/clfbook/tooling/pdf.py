@@ -25,8 +25,8 @@ Before printing, the page is made a book:
   unfolded, each titled with the exercise it solves (its link leads back). The quick
   self-checks' answers go there too.
 
-The formulas are typeset when the book is built (``_ext/page_math.py``: KaTeX's HTML, with its
-stylesheet and fonts in the site's ``_static``), so the printer waits for the fonts only and
+The formulas are typeset when the book is built (``_ext/page_math.py``: MathML, with its
+stylesheet and font in the site's ``_static``), so the printer waits for the fonts only and
 asks no other site for anything.
 """
 
@@ -94,7 +94,7 @@ JOIN_PAGES = r"""async ({site, pages, docs}) => {
     read_all.forEach(({url, doc}) => relocate(doc, url));
     const shell = read_all[0].doc;
     // The head: what any page loads, once (a page's own stylesheet or script, such as
-    // KaTeX's stylesheet where the first page has no formula), each page's order kept.
+    // the math stylesheet where the first page has no formula), each page's order kept.
     const key = el => el.getAttribute('src') || el.getAttribute('href') || el.textContent;
     const wanted = 'script, style, link[rel="stylesheet"]';
     const seen = new Set([...shell.head.querySelectorAll(wanted)].map(key));
@@ -118,7 +118,7 @@ JOIN_PAGES = r"""async ({site, pages, docs}) => {
 }"""
 
 #: Every figure loaded (those below a page's first load lazily) and every font the page uses
-#: (KaTeX's among them); the number of formulas.
+#: (the math font among them); the number of formulas.
 LOAD_ALL = """async () => {
     const images = [...document.querySelectorAll('img')];
     images.forEach(img => { img.loading = 'eager'; });
@@ -126,7 +126,7 @@ LOAD_ALL = """async () => {
         : new Promise(done => { img.addEventListener('load', done);
                                 img.addEventListener('error', done); })));
     await document.fonts.ready;
-    return document.querySelectorAll('.katex').length;
+    return document.querySelectorAll('math').length;
 }"""
 
 #: Each chapter's solutions (and self-check answers) moved to a "Solutions" section at its end,
@@ -216,10 +216,9 @@ PRINT_CSS = """
 #: scrolls sideways, on paper its right end was cut off. Run at the print's width; the count.
 FIT_WIDE_FORMULAS = """() => {
     let shrunk = 0;
-    for (const el of document.querySelectorAll('.katex-display > .katex')) {
-        // the formula's own width: its HTML scrolls inside the column (katex-math.css)
-        const html = el.querySelector(':scope > .katex-html') || el;
-        const room = el.parentElement.clientWidth, width = html.scrollWidth;
+    for (const el of document.querySelectorAll('div.math > math')) {
+        // the formula's own width: it scrolls inside its own box (book.css)
+        const room = el.clientWidth, width = el.scrollWidth;
         if (width > room && room > 0) {
             const size = parseFloat(getComputedStyle(el).fontSize);
             el.style.fontSize = `${(0.99 * size * room / width).toFixed(2)}px`;
