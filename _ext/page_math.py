@@ -28,8 +28,8 @@ Core: Chromium since 109, Firefox, Safari), so the pages carry MathML alone.
   (``make book`` installs it), cut when the build ends to the characters the pages' formulas
   use (fontTools' subsetter, WOFF2 through ``brotli``, its MATH table's size variants and
   glyph assemblies kept), with the math italic letter a browser draws for each one-letter
-  ``<mi>``: 380 kB whole (Temml's README), 70 kB cut to the book (206 characters, 673 glyphs with
-  their script sizes and stretched forms).
+  ``<mi>``: 380 kB whole (Temml's README), 57 kB cut to the book (207 characters, 675 glyphs
+  with their script sizes and stretched forms), its outlines TrueType's (see there).
 - **Its line breaks.** Temml's stylesheet lays a formula out as an inline flex box, so that a
   long one breaks between its terms on a phone; the browser may then also break between a
   formula and the full stop after it, which would start a line with "." (KaTeX's HTML was
@@ -144,7 +144,41 @@ def math_characters(page: str) -> set[int]:
     text = html.unescape("".join(TAG.sub("", inner) for inner in inners))
     letters = html.unescape("".join(ONE_LETTER_MI.findall("".join(inners))))
     italic = {math_italic(letter) for letter in letters} - {None}
-    return {ord(c) for c in text if not c.isspace()} | italic
+    # A space is drawn too (an mtext's no-break space among them); line ends are not.
+    return {ord(c) for c in text if c not in "\n\r\t"} | italic
+
+
+def truetype_outlines(font) -> None:
+    """A font's cubic (CFF) outlines replaced by quadratic TrueType ones, in place (fontTools'
+    ``cu2qu``, within one font unit of the curve, at 1,000 units an em): Chromium's PDF
+    embeds a CFF web font as Type 3 drawings (4.5 MB more in the book's PDF) and a TrueType
+    one as a font."""
+    from fontTools.pens.cu2quPen import Cu2QuPen
+    from fontTools.pens.ttGlyphPen import TTGlyphPen
+    from fontTools.ttLib import newTable
+
+    order = font.getGlyphOrder()
+    glyphs = font.getGlyphSet()
+    glyf = newTable("glyf")
+    glyf.glyphOrder = order
+    glyf.glyphs = {}
+    for name in order:
+        pen = TTGlyphPen(glyphs)
+        # CFF contours run counter-clockwise, TrueType's clockwise.
+        glyphs[name].draw(Cu2QuPen(pen, max_err=1.0, reverse_direction=True))
+        glyf[name] = pen.glyph()
+    del font["CFF "]
+    font["glyf"] = glyf
+    font["loca"] = newTable("loca")
+    maxp = font["maxp"]
+    maxp.tableVersion = 0x00010000  # TrueType's; the counts are recomputed when it is saved
+    maxp.maxZones = 1
+    for field in ("maxTwilightPoints", "maxStorage", "maxFunctionDefs", "maxInstructionDefs",
+                  "maxStackElements", "maxSizeOfInstructions", "maxComponentElements"):  # fmt: skip
+        setattr(maxp, field, 0)
+    maxp.maxComponentDepth = 0
+    font["head"].glyphDataFormat = 0
+    font.sfntVersion = "\x00\x01\x00\x00"
 
 
 def write_static(target: Path, pages, dist: Path | None = None, font: Path | None = None):
@@ -170,6 +204,7 @@ def write_static(target: Path, pages, dist: Path | None = None, font: Path | Non
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=sorted(wanted & present))
     subsetter.subset(math_font)
+    truetype_outlines(math_font)
     math_font.flavor = "woff2"
     math_font.save(target / MATH_FONT)
     return wanted & present

@@ -317,6 +317,48 @@ def test_math_is_rendered(visit, path):
     )
 
 
+#: The MathML elements that hold a formula's text.
+FORMULA_TEXT = "math mi, math mn, math mo, math mtext, math ms"
+#: What a formula may draw with a font of the reader's machine: \bar's accent (Temml writes
+#: U+203E, which Latin Modern Math lacks; every text font has it).
+FROM_THE_TEXT_FONT = {"‾"}
+
+
+def _local_fonts_in_formulas(page) -> dict[str, str]:
+    """Each font of the machine (not one the page loaded) that Chromium drew a formula's text
+    with, and the first element it drew: DevTools' platform fonts of each text element."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        found = cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": FORMULA_TEXT})
+        local: dict[str, str] = {}
+        for node in found["nodeIds"]:
+            fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+            if all(font["isCustomFont"] for font in fonts):
+                continue
+            html = cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
+            if set(re.sub(r"<[^>]+>", "", html)) <= FROM_THE_TEXT_FONT:
+                continue
+            for font in fonts:
+                if not font["isCustomFont"]:
+                    local.setdefault(font["familyName"], html[:120])
+        return local
+    finally:
+        cdp.detach()
+
+
+@pytest.mark.parametrize("path", PAGE_PARAMS)
+def test_formulas_draw_with_the_sites_fonts_only(visit, path):
+    """Every glyph of every formula comes from the fonts the site serves (Latin Modern Math cut
+    to the book's characters, Temml's script capitals), none from a font of the machine, which
+    a reader's phone would not have: a character the cut font lost falls back to one (this
+    machine has Debian's Latin Modern Math and DejaVu; an mtext's no-break space did)."""
+    local = _local_fonts_in_formulas(visit(path).page)
+    assert not local, f"{path}: formulas drawn with the machine's fonts: {local}"
+
+
 #: The colour of each formula's glyphs and of the text around it, in the given theme.
 FORMULA_COLOURS = """theme => {
     const html = document.documentElement, before = html.dataset.theme;
