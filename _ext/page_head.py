@@ -14,7 +14,8 @@ as MathML with its stylesheet from the site: ``page_math.py``), and a descriptio
   kept once.
 - **Page scripts and styles.** Jupyter Book adds every file of ``_static`` to every page. The
   page explorers' files (``explorers.js``, ``clfmetrics.js``, ``explorers.css``) and the
-  self-checks' (``selfcheck.js``, ``selfcheck.css``) stay only on the pages that use them.
+  self-checks' (``selfcheck.js``, ``selfcheck.css``) and the wide formulas' keyboard helper
+  (``math-scroll.js``, on pages with a display formula) stay only on the pages that use them.
   Every local script but ``documentation_options.js`` (which the head's inline scripts use at
   once) loads with ``defer``: they all wait for ``DOMContentLoaded`` anyway, and ``defer``
   keeps their order (not on the search page, whose search scripts run at once and need
@@ -51,6 +52,7 @@ PAGE_ASSETS = {
     "explorers.css": "clf-page-explorer",
     "selfcheck.js": "clf-selfcheck",
     "selfcheck.css": "clf-selfcheck",
+    "math-scroll.js": "tml-display",
 }
 #: The one local script that inline scripts of the head use at once (DOCUMENTATION_OPTIONS);
 #: every other local script waits for DOMContentLoaded anyway, so it may load with ``defer``.

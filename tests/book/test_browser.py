@@ -409,12 +409,23 @@ WIDE_UNSCROLLABLE_MATH = """() =>
     }).map(div => div.textContent.slice(0, 60))"""
 
 
+#: Display formulas that scroll but are not in the tab order, and narrow ones that are.
+UNREACHABLE_OR_NEEDLESS_TAB_STOPS = """() =>
+    [...document.querySelectorAll('div.math > math')]
+        .filter(m => (m.scrollWidth > m.clientWidth) !== (m.getAttribute('tabindex') === '0'))
+        .map(m => `${m.getAttribute('tabindex')} ${m.textContent.slice(0, 50)}`)"""
+
+
 @pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_wide_display_math_scrolls_instead_of_overflowing(visit, path):
     """A formula wider than the text column gets a scroll bar over all of it; none spills past
-    the column or is cut off at its edge."""
-    wide = visit(path).page.evaluate(WIDE_UNSCROLLABLE_MATH)
+    the column or is cut off at its edge; and each one that scrolls is in the tab order, so the
+    keyboard can scroll it, while those that fit are not (``_static/math-scroll.js``)."""
+    page = visit(path).page
+    wide = page.evaluate(WIDE_UNSCROLLABLE_MATH)
     assert not wide, f"{path}: formulas spill out of the column: {wide}"
+    stops = page.evaluate(UNREACHABLE_OR_NEEDLESS_TAB_STOPS)
+    assert not stops, f"{path}: scrolling formulas out of the tab order or fitting ones in: {stops}"
 
 
 # Code cells never scroll sideways: every source line fits (book.css sizes the font).
@@ -795,6 +806,8 @@ def test_no_page_is_wider_than_a_phone_and_figures_stay_readable(phone_context, 
         assert found["scrollWidth"] <= found["width"] and not found["out"], f"{path}: {found}"
         cut = page.evaluate(WIDE_UNSCROLLABLE_MATH)
         assert not cut, f"{path}: formulas cut off at the column's edge: {cut}"
+        stops = page.evaluate(UNREACHABLE_OR_NEEDLESS_TAB_STOPS)
+        assert not stops, f"{path}: scrolling formulas out of the tab order: {stops}"
         for src, drawn, shown in page.evaluate(FIGURE_SIZES):
             assert shown >= READABLE_SCALE * drawn - 1, (
                 f"{path}: {src} drawn {drawn} px wide, shown at {shown:.0f}"
