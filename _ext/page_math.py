@@ -1,4 +1,4 @@
-"""Every formula typeset when the book is built, as MathML: the pages ship no math script.
+"""Every formula typeset when the book is built, as MathML: no script typesets on the pages.
 
 A chapter holds hundreds of formulas. Typesetting them in the reader's browser (MathJax, as
 before) was the largest main-thread task of a page load. KaTeX's prerendered HTML (after it)
@@ -28,7 +28,7 @@ Core: Chromium since 109, Firefox, Safari), so the pages carry MathML alone.
   (``make book`` installs it), cut when the build ends to the characters the pages' formulas
   use (fontTools' subsetter, WOFF2 through ``brotli``, its MATH table's size variants and
   glyph assemblies kept), with the math italic letter a browser draws for each one-letter
-  ``<mi>``: 380 kB whole (Temml's README), 57 kB cut to the book (207 characters, 675 glyphs
+  ``<mi>``: 380 kB whole (Temml's README), 57 kB cut to the book (206 characters, 674 glyphs
   with their script sizes and stretched forms), its outlines TrueType's (see there).
 - **Its line breaks.** Temml's stylesheet lays a formula out as an inline flex box, so that a
   long one breaks between its terms on a phone; the browser may then also break between a
