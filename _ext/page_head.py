@@ -15,7 +15,9 @@ as MathML with its stylesheet from the site: ``page_math.py``), and a descriptio
 - **Page scripts and styles.** Jupyter Book adds every file of ``_static`` to every page. The
   page explorers' files (``explorers.js``, ``clfmetrics.js``, ``explorers.css``) and the
   self-checks' (``selfcheck.js``, ``selfcheck.css``) and the wide formulas' keyboard helper
-  (``math-scroll.js``, on pages with a display formula) stay only on the pages that use them.
+  (``math-scroll.js``, on pages with a display formula) stay only on the pages that use them,
+  and the formulas' stylesheet on the pages with a formula; sphinxcontrib-katex's own
+  (``katex-math.css``, for KaTeX's HTML) on none.
   Every local script but ``documentation_options.js`` (which the head's inline scripts use at
   once) loads with ``defer``: they all wait for ``DOMContentLoaded`` anyway, and ``defer``
   keeps their order (not on the search page, whose search scripts run at once and need
@@ -53,7 +55,13 @@ PAGE_ASSETS = {
     "selfcheck.js": "clf-selfcheck",
     "selfcheck.css": "clf-selfcheck",
     "math-scroll.js": "tml-display",
+    # the formulas' stylesheet (page_math.STYLESHEET), which sphinxcontrib-katex adds to every page
+    "Temml-Latin-Modern.css": "<math",
 }
+#: Styles no page uses: sphinxcontrib-katex's own, which it adds to every page, styles
+#: KaTeX's HTML (``.katex-display``) and pins equation numbers to the right, which the theme's
+#: ``div.math`` (a reversed flex row) already does; the formulas are MathML (page_math.py).
+UNUSED_STYLES = {"katex-math.css"}
 #: The one local script that inline scripts of the head use at once (DOCUMENTATION_OPTIONS);
 #: every other local script waits for DOMContentLoaded anyway, so it may load with ``defer``.
 BLOCKING = {"documentation_options.js"}
@@ -124,7 +132,8 @@ def _trim_scripts_and_styles(context: dict, defer: bool) -> None:
         styles[:] = [
             s
             for s in styles
-            if _asset_name(s) not in PAGE_ASSETS or PAGE_ASSETS[_asset_name(s)] in body
+            if _asset_name(s) not in UNUSED_STYLES
+            and (_asset_name(s) not in PAGE_ASSETS or PAGE_ASSETS[_asset_name(s)] in body)
         ]
 
 
@@ -218,9 +227,17 @@ def _defer_search(app, exception) -> None:
             page.write_text(deferred, encoding="utf-8")
 
 
+def _remove_unused_styles(app, exception) -> None:
+    """What no page links is not shipped either (the tool copies its file every build)."""
+    if exception is None and app.builder.format == "html":
+        for name in UNUSED_STYLES:
+            (Path(app.outdir) / "_static" / name).unlink(missing_ok=True)
+
+
 def setup(app):
     app.connect("doctree-read", _drop_unshown_widget_state)
     app.connect("build-finished", _defer_search)
+    app.connect("build-finished", _remove_unused_styles)
     # after myst-nb (priority 500) has added a page's own scripts
     app.connect("html-page-context", _add_description, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

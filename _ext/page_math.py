@@ -72,6 +72,10 @@ MATH_FONT = "latinmodernmath.woff2"
 LATIN_MODERN_MATH = Path("/usr/share/texmf/fonts/opentype/public/lm-math/latinmodern-math.otf")
 #: The folder under ``_static`` that the stylesheet and its fonts are copied to.
 STATIC = "math"
+#: What a formula draws from the page's text font, not the cut math font: Temml writes the
+#: accent of \bar as U+203E OVERLINE, which Latin Modern Math lacks; an accent of one glyph,
+#: not stretched, that every text font has (DejaVu's, Roboto's).
+FROM_THE_TEXT_FONT = frozenset({"\u203e"})
 #: Seconds for the node server to start, and for it to typeset one formula.
 TIMEOUT_S = 120.0
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,9 @@ import yaml
 from chapter_runner import CODE_LINE_LIMIT, ROOT, is_notebook, toc_files
 from local_server import not_local, serve
 from selfcheck_site import specs as selfcheck_specs
+
+sys.path.insert(0, str(ROOT / "_ext"))
+import page_math
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 TAKE_SCREENSHOTS = os.environ.get("SCREENSHOTS", "") not in ("", "0")
@@ -319,9 +323,6 @@ def test_math_is_rendered(visit, path):
 
 #: The MathML elements that hold a formula's text.
 FORMULA_TEXT = "math mi, math mn, math mo, math mtext, math ms"
-#: What a formula may draw with a font of the reader's machine: \bar's accent (Temml writes
-#: U+203E, which Latin Modern Math lacks; every text font has it).
-FROM_THE_TEXT_FONT = {"‾"}
 
 
 def _local_fonts_in_formulas(page) -> dict[str, str]:
@@ -339,7 +340,7 @@ def _local_fonts_in_formulas(page) -> dict[str, str]:
             if all(font["isCustomFont"] for font in fonts):
                 continue
             html = cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
-            if set(re.sub(r"<[^>]+>", "", html)) <= FROM_THE_TEXT_FONT:
+            if set(re.sub(r"<[^>]+>", "", html)) <= page_math.FROM_THE_TEXT_FONT:
                 continue
             for font in fonts:
                 if not font["isCustomFont"]:

@@ -465,10 +465,6 @@ UNDRAWN_VARIANT = re.compile(r'mathvariant="(?!normal")[^"]*"')
 #: Characters a formula may hold that draw nothing (function application, invisible times,
 #: separator and plus, zero-width space and joiners).
 INVISIBLE = frozenset({0x2061, 0x2062, 0x2063, 0x2064, 0x200B, 0x200C, 0x200D, 0xFE0E, 0xFE0F})
-#: What a formula may draw from the text font: Temml writes the accent of \bar as U+203E
-#: OVERLINE, which Latin Modern Math lacks; an accent of one glyph, not stretched, that every
-#: text font has (DejaVu's, Roboto's).
-FROM_THE_TEXT_FONT = frozenset({0x203E})
 
 
 def test_every_formula_is_typeset_at_build_time(built_html):
@@ -518,7 +514,7 @@ def test_the_math_font_holds_every_character_of_the_books_formulas(built_html):
         f"{page.name}: {chr(c)} U+{c:04X}"
         for page in _pages(built_html)
         for c in page_math.math_characters(page.read_text(encoding="utf-8"))
-        if c not in held | INVISIBLE | FROM_THE_TEXT_FONT
+        if c not in held | INVISIBLE and chr(c) not in page_math.FROM_THE_TEXT_FONT
     }
     assert not missing, sorted(missing)[:20]
     assert (static / page_math.MATH_FONT).stat().st_size < 100_000  # a quarter of the whole font
@@ -586,11 +582,13 @@ def test_images_are_sized_and_load_lazily_below_the_first(built_html):
 
 
 def test_no_page_blocks_on_a_script_it_does_not_use(built_html):
-    """The explorers' and self-checks' files are only on the pages that use them, the
-    theme's icon script on none, the search scripts and the book's index on the search page
-    alone (the theme's search-as-you-type box, the one other reader of the index, is off), and
-    no script blocks parsing but ``documentation_options.js`` (the head's inline scripts use
-    it at once; the search page needs its index at once)."""
+    """The explorers' and self-checks' files and the formulas' stylesheet are only on the
+    pages that use them, sphinxcontrib-katex's own stylesheet (for KaTeX's HTML) on none and
+    not in the site, the theme's icon script on none, the search scripts and the book's index
+    on the search page alone (the theme's search-as-you-type box, the one other reader of the
+    index, is off), and no script blocks parsing but ``documentation_options.js`` (the head's
+    inline scripts use it at once; the search page needs its index at once)."""
+    assert not [n for n in page_head.UNUSED_STYLES if (built_html / "_static" / n).exists()]
     seen_with, seen_without = 0, 0
     for page in _pages(built_html):
         text = page.read_text(encoding="utf-8")
@@ -602,6 +600,7 @@ def test_no_page_blocks_on_a_script_it_does_not_use(built_html):
         }
         for name, marker in page_head.PAGE_ASSETS.items():
             assert (name in loaded) == (marker in body), f"{page.name}: {name}"
+        assert not page_head.UNUSED_STYLES & loaded, f"{page.name}: {loaded}"
         # the theme's stylesheet draws the icons with its font; the SVG script is not needed
         assert "fontawesome.js" not in loaded, f"{page.name}: fontawesome.js"
         blocking = {
