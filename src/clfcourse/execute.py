@@ -50,14 +50,30 @@ _clfmetrics_export({names!r}, {path!r})
 """
 
 
-#: How the kernel starts: as ``python -m ipykernel_launcher`` (the spec ``python3``) does, the
+#: How the kernel starts (``{cap}``: the output cap in characters, ``{code}``: the exit code
+#: that says it passed it): as ``python -m ipykernel_launcher`` (the spec ``python3``) does, the
 #: working folder off ``sys.path`` while ipykernel loads (its shell puts it back), but with
 #: debugpy unimportable: ipykernel then starts no debugger (importing debugpy in a notebook
-#: raises ImportError).
-LAUNCH = (
-    "import sys; sys.modules['debugpy'] = None; sys.path[:1] = [p for p in sys.path[:1] if p]; "
-    "from ipykernel import kernelapp as app; app.launch_new_instance()"
-)
+#: raises ImportError). Its stdout and stderr end the kernel once they have been written more
+#: than the cap: ipykernel buffers what a cell prints between flushes (every 0.2 s) without
+#: bound, so a cell that prints in a loop held gigabytes before the first of them reached the
+#: client, which counts what it receives, and the memory limit stopped the run first, with the
+#: wrong reason. (A notebook can undo this; the client's count and the memory limit remain.)
+LAUNCH = """\
+import sys
+sys.modules["debugpy"] = None
+sys.path[:1] = [p for p in sys.path[:1] if p]
+import os
+from ipykernel import iostream, kernelapp as app
+_write, _written = iostream.OutStream.write, [0]
+def _capped(self, string):
+    _written[0] += len(string) if isinstance(string, str) else 0
+    if _written[0] > {cap}:
+        os._exit({code})
+    return _write(self, string)
+iostream.OutStream.write = _capped
+app.launch_new_instance()
+"""
 
 #: What ``jsonschema`` imports for its format checkers when installed (isoduration brings
 #: arrow and dateutil's parser): nothing that nbformat's validation or this step uses.
@@ -119,7 +135,8 @@ def execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> in
 
         def format_kernel_cmd(self, extra_arguments=None):
             file = os.path.realpath(self.connection_file)
-            return [sys.executable, "-c", LAUNCH, "-f", file, "--HistoryManager.hist_file=:memory:"]
+            launch = LAUNCH.format(cap=cap, code=TOO_MUCH_OUTPUT)
+            return [sys.executable, "-c", launch, "-f", file, "--HistoryManager.hist_file=:memory:"]
 
     class CappedClient(NotebookClient):
         """Stops the run when the notebook's outputs pass ``cap`` bytes."""
@@ -156,9 +173,9 @@ def execute(notebook: Path, names: list[str], out: Path, output_mb: float) -> in
     try:
         client.execute()
     except DeadKernelError:
-        if client.overflowed:
-            return TOO_MUCH_OUTPUT
         ended = client.kernel.poll() if client.kernel is not None else None
+        if client.overflowed or ended == TOO_MUCH_OUTPUT:
+            return TOO_MUCH_OUTPUT
         return OUT_OF_CPU if ended == -signal.SIGXCPU else DEAD_KERNEL
     finally:  # the outputs, so the grader can compare what the notebook claimed
         nbformat.write(nb, out.with_suffix(".ipynb"))
