@@ -45,6 +45,7 @@ import re
 from pathlib import Path
 
 from docutils import nodes
+from page_math import STYLESHEET as MATH_STYLESHEET
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: _static file -> the marker in a page's body that says the page uses it.
@@ -55,8 +56,8 @@ PAGE_ASSETS = {
     "selfcheck.js": "clf-selfcheck",
     "selfcheck.css": "clf-selfcheck",
     "math-scroll.js": "tml-display",
-    # the formulas' stylesheet (page_math.STYLESHEET), which sphinxcontrib-katex adds to every page
-    "Temml-Latin-Modern.css": "<math",
+    # the formulas' stylesheet, which sphinxcontrib-katex adds to every page
+    MATH_STYLESHEET: "<math",
 }
 #: Styles no page uses: sphinxcontrib-katex's own, which it adds to every page, styles
 #: KaTeX's HTML (``.katex-display``) and pins equation numbers to the right, which the theme's
@@ -98,6 +99,11 @@ def _asset_name(asset) -> str:
     return str(getattr(asset, "filename", asset) or "").rsplit("/", 1)[-1].split("?", 1)[0]
 
 
+def _on_page(name: str, body: str) -> bool:
+    """Whether a page whose body is ``body`` keeps the ``_static`` file ``name`` in its head."""
+    return name not in UNUSED_STYLES and (name not in PAGE_ASSETS or PAGE_ASSETS[name] in body)
+
+
 def _trim_scripts_and_styles(context: dict, defer: bool) -> None:
     body = context.get("body", "")
     scripts, styles = context.get("script_files"), context.get("css_files")
@@ -105,7 +111,7 @@ def _trim_scripts_and_styles(context: dict, defer: bool) -> None:
     kept = []
     for script in scripts or []:
         name = _asset_name(script)
-        if name in PAGE_ASSETS and PAGE_ASSETS[name] not in body:
+        if not _on_page(name, body):
             continue
         inline = script.attributes.get("body") if not script.filename else None
         if inline is not None:
@@ -129,12 +135,7 @@ def _trim_scripts_and_styles(context: dict, defer: bool) -> None:
     if scripts is not None:
         scripts[:] = kept
     if styles is not None:
-        styles[:] = [
-            s
-            for s in styles
-            if _asset_name(s) not in UNUSED_STYLES
-            and (_asset_name(s) not in PAGE_ASSETS or PAGE_ASSETS[_asset_name(s)] in body)
-        ]
+        styles[:] = [s for s in styles if _on_page(_asset_name(s), body)]
 
 
 def _is_prose(paragraph: nodes.paragraph) -> bool:
